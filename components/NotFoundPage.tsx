@@ -1,0 +1,65 @@
+import { Layout } from "./Layout.tsx";
+
+/** What the store said of the missing name, when it looked. */
+export type MissingLink =
+  | { kind: "expired"; slug: string; expiresAt: string; url: string | null }
+  | { kind: "free"; slug: string }
+  | { kind: "none" };
+
+/** Props of {@linkcode NotFoundPage}. */
+export interface NotFoundPageProps {
+  /** The path asked for. */
+  path: string;
+  /** What the store knows of it; `none` when the path is not a slug. */
+  missing: MissingLink;
+}
+
+/** The 404 page: says where an expired link pointed, or that the name is free to claim. */
+export function NotFoundPage({ path, missing }: NotFoundPageProps) {
+  return (
+    <Layout title="Not found">
+      <section class="card">
+        <h1>Not found</h1>
+        {missing.kind === "expired" && (
+          <>
+            <p>
+              The link <code>/{missing.slug}</code> expired on{" "}
+              <time datetime={missing.expiresAt}>{formatTime(missing.expiresAt)}</time>.
+            </p>
+            {missing.url === null
+              ? <p>It was protected by a password, so where it pointed is not shown.</p>
+              : (
+                <p>
+                  It pointed to <code class="destination">{missing.url}</code>.
+                </p>
+              )}
+            <p>
+              The name is free again:{" "}
+              <a href={`/?slug=${encodeURIComponent(missing.slug)}`}>
+                claim it
+              </a>.
+            </p>
+          </>
+        )}
+        {missing.kind === "free" && (
+          <p>
+            No link is called <code>/{missing.slug}</code>. The name is free:{" "}
+            <a href={`/?slug=${encodeURIComponent(missing.slug)}`}>claim it</a>.
+          </p>
+        )}
+        {missing.kind === "none" && (
+          <p>
+            There is no page at <code>{path}</code>.
+          </p>
+        )}
+        <p>
+          <a href="/">Make a short link</a>
+        </p>
+      </section>
+    </Layout>
+  );
+}
+
+function formatTime(iso: string): string {
+  return iso.replace("T", " ").replace(/\.\d+Z$/, " UTC");
+}

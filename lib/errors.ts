@@ -1,0 +1,87 @@
+/**
+ * The domain's errors. Each carries a sentence for a person and no HTTP status;
+ * the edge maps them to responses in one place.
+ * @module
+ */
+
+/** Base of every error the domain throws on purpose. */
+export class DomainError extends Error {
+  /** Builds the error with its human-readable sentence. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A field is missing, of the wrong type, or out of its bounds. */
+export class InvalidInputError extends DomainError {}
+
+/** A custom slug is already used by a live link. */
+export class SlugTakenError extends DomainError {
+  /** Builds the error for `slug`. */
+  constructor(readonly slug: string) {
+    super(`slug "${slug}" is already taken`);
+  }
+}
+
+/** A custom slug is a reserved word. */
+export class ReservedSlugError extends DomainError {
+  /** Builds the error for `slug`. */
+  constructor(readonly slug: string) {
+    super(`slug "${slug}" is reserved`);
+  }
+}
+
+/** No live link has this slug, and none ever had as far as the store knows. */
+export class LinkNotFoundError extends DomainError {
+  /** Builds the error for `slug`. */
+  constructor(readonly slug: string) {
+    super(`no link with slug "${slug}"`);
+  }
+}
+
+/** The link existed but its seven days are over. */
+export class LinkExpiredError extends DomainError {
+  /** Builds the error for `slug`, which expired at `expiresAt` (epoch ms). */
+  constructor(readonly slug: string, readonly expiresAt: number) {
+    super(`link "${slug}" expired`);
+  }
+}
+
+/** The password given for a protected link is wrong. */
+export class WrongPasswordError extends DomainError {
+  /** Builds the error; its sentence is fixed by the interface. */
+  constructor() {
+    super("wrong password");
+  }
+}
+
+/** An unlock was asked for a link that has no password. */
+export class NotProtectedError extends DomainError {
+  /** Builds the error for `slug`. */
+  constructor(readonly slug: string) {
+    super(`link "${slug}" is not protected`);
+  }
+}
+
+/** Too many requests of one kind from one client in the current window. */
+export class RateLimitedError extends DomainError {
+  /** Builds the error for `limit` requests per `windowMs`, open again in `retryAfterSeconds`. */
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    const minutes = Math.round(windowMs / 60_000);
+    const window = minutes === 1 ? "minute" : `${minutes} minutes`;
+    super(`rate limit of ${limit} requests per ${window} reached, retry in ${retryAfterSeconds} s`);
+  }
+}
+
+/** The store did not answer, or answered with a failure. */
+export class StoreUnavailableError extends DomainError {
+  /** Wraps the store's own error as `cause`. */
+  constructor(cause: unknown) {
+    super("storage is unavailable, try again shortly", { cause });
+  }
+}

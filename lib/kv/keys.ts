@@ -1,0 +1,117 @@
+/**
+ * Every key the service stores, built by functions; no key literal lives elsewhere.
+ *
+ * Collections are plural snake_case. Per-link bookkeeping is keyed by the link's id (a ULID),
+ * not its slug, so a slug claimed again after expiry never inherits the old link's figures.
+ * @module
+ */
+
+/** The link record under its slug. */
+export function linkKey(slug: string): Deno.KvKey {
+  return ["links", slug];
+}
+
+/** Prefix of every link record. */
+export function linksPrefix(): Deno.KvKey {
+  return ["links"];
+}
+
+/** Creation-order index (ULIDs sort by time); holds a copy of the record. */
+export function linkByCreatedKey(id: string): Deno.KvKey {
+  return ["links_by_created", id];
+}
+
+/** Prefix of the creation-order index. */
+export function linksByCreatedPrefix(): Deno.KvKey {
+  return ["links_by_created"];
+}
+
+/** Expiry-order index entry, walked by the sweep; holds the link's id. */
+export function linkByExpiryKey(expiresAt: number, slug: string): Deno.KvKey {
+  return ["links_by_expiry", expiresAt, slug];
+}
+
+/** Prefix of the expiry-order index. */
+export function linksByExpiryPrefix(): Deno.KvKey {
+  return ["links_by_expiry"];
+}
+
+/** Marks a legacy record that has no deadline yet; holds the link's id. */
+export function undatedLinkKey(slug: string): Deno.KvKey {
+  return ["links_undated", slug];
+}
+
+/** Prefix of the undated-records index. */
+export function undatedLinksPrefix(): Deno.KvKey {
+  return ["links_undated"];
+}
+
+/** A removed or expired link whose figures are still being taken out of the totals. */
+export function retiringLinkKey(id: string): Deno.KvKey {
+  return ["links_retiring", id];
+}
+
+/** Prefix of links being retired. */
+export function retiringLinksPrefix(): Deno.KvKey {
+  return ["links_retiring"];
+}
+
+/** One of a link's own counters (its share of a service-wide tally). */
+export function linkTallyKey(id: string, kind: string, name: string): Deno.KvKey {
+  return ["link_tallies", id, kind, name];
+}
+
+/** Prefix of all of one link's counters. */
+export function linkTalliesPrefix(id: string): Deno.KvKey {
+  return ["link_tallies", id];
+}
+
+/** When a link was last followed (epoch ms as a `KvU64`, raised with `max`). */
+export function linkLastUsedKey(id: string): Deno.KvKey {
+  return ["link_last_used", id];
+}
+
+/** A service-wide counter: the sum of every live link's share of it. */
+export function tallyKey(kind: string, name: string): Deno.KvKey {
+  return ["tallies", kind, name];
+}
+
+/** Prefix of one kind of service-wide counter. */
+export function talliesPrefix(kind: string): Deno.KvKey {
+  return ["tallies", kind];
+}
+
+/** Orders the names of one ranked tally by count. */
+export function tallyRankKey(kind: string, count: bigint, name: string): Deno.KvKey {
+  return ["tally_ranks", kind, count, name];
+}
+
+/** Prefix of one ranked tally's order. */
+export function tallyRanksPrefix(kind: string): Deno.KvKey {
+  return ["tally_ranks", kind];
+}
+
+/** Orders links by clicks; holds `{slug, title}`. */
+export function linkRankKey(clicks: bigint, id: string): Deno.KvKey {
+  return ["link_ranks", clicks, id];
+}
+
+/** Prefix of the links-by-clicks order. */
+export function linkRanksPrefix(): Deno.KvKey {
+  return ["link_ranks"];
+}
+
+/** Bumped by every removal so each instance drops its cached links. */
+export function cacheEpochKey(): Deno.KvKey {
+  return ["cache_epoch"];
+}
+
+/** One client's request count for one limit in one fixed window. */
+export function rateWindowKey(limit: string, client: string, windowStart: number): Deno.KvKey {
+  return ["rate_windows", limit, client, windowStart];
+}
+
+/** A service-wide setting, such as the generated cookie secret. */
+export function settingKey(name: string): Deno.KvKey {
+  return ["settings", name];
+}

@@ -1,0 +1,54 @@
+/**
+ * The store handle every domain function takes: the KV database, the clock and the link lifetime.
+ * @module
+ */
+import { guardKv } from "./guard.ts";
+
+/** What every store operation needs; tests build one over `:memory:` KV and a fake clock. */
+export interface Store {
+  /** The KV database, guarded so its failures surface as `StoreUnavailableError`. */
+  kv: Deno.Kv;
+  /** Lifetime of a new link in milliseconds. */
+  ttlMs: number;
+  /** Current time in epoch milliseconds. */
+  now(): number;
+}
+
+/** Options of {@linkcode openStore}. */
+export interface OpenStoreOptions {
+  /** Link lifetime in milliseconds; default seven days. */
+  ttlMs?: number;
+  /** Clock; default `Date.now`. */
+  now?: () => number;
+}
+
+/** Seven days, the lifetime of a link. */
+export const DEFAULT_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** How long the store keeps a record past its deadline, so the 404 page can still name it. */
+export const EXPIRED_GRACE_MS = 24 * 3600 * 1000;
+
+/**
+ * Opens the KV store at `path`: a local file (its folder is created), `:memory:`, a KV Connect
+ * URL, or `undefined` for the platform's default store.
+ */
+export async function openStore(
+  path: string | undefined,
+  options: OpenStoreOptions = {},
+): Promise<Store> {
+  if (path && path !== ":memory:" && !/^https?:\/\//.test(path)) {
+    const folder = path.replace(/[^/]*$/, "");
+    if (folder) await Deno.mkdir(folder, { recursive: true });
+  }
+  const kv = await Deno.openKv(path);
+  return createStore(kv, options);
+}
+
+/** Wraps an open `kv` as a {@linkcode Store}. */
+export function createStore(kv: Deno.Kv, options: OpenStoreOptions = {}): Store {
+  return {
+    kv: guardKv(kv),
+    ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
+    now: options.now ?? Date.now,
+  };
+}

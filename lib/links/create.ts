@@ -1,0 +1,95 @@
+/**
+ * Making a link: one atomic commit that can never let two requests own one slug.
+ * @module
+ */
+import { monotonicFactory } from "ulid";
+import { ReservedSlugError, SlugTakenError } from "../errors.ts";
+import { linkKey, linkTallyKey, tallyKey } from "../kv/keys.ts";
+import { retryLocked } from "../kv/retry.ts";
+import type { Store } from "../kv/store.ts";
+import { drainRetiredLink } from "../tallies/drain.ts";
+import { DAY_LINKS, dayOf, LINKS } from "../tallies/kinds.ts";
+import { normalizeDestination } from "./destination.ts";
+import type { CreateLinkInput } from "./input.ts";
+import { hashPassword } from "../passwords/mod.ts";
+import { type DatedLinkRecord, isExpired, type LinkRecord } from "./record.ts";
+import { generateSlug, isReservedSlug } from "./slug.ts";
+import { addLinkRetirement, addLinkWrites } from "./write.ts";
+
+/** Options of {@linkcode createLink}. */
+export interface CreateLinkOptions {
+  /** The service's own host; destinations there are refused. */
+  serviceHost: string;
+}
+
+// Ids made in the same millisecond still sort in creation order.
+const nextId = monotonicFactory();
+
+// Generated slugs collide rarely (62^7 names); a few fresh draws settle any collision.
+const GENERATED_ATTEMPTS = 8;
+// A custom slug is retried only while its previous holder keeps expiring or vanishing.
+const CUSTOM_ATTEMPTS = 4;
+
+/**
+ * Makes a link from validated input; with `pass`, a protected one (only its hash is kept).
+ * A custom slug must not be reserved nor held by a live link; an expired holder is retired in
+ * the same commit. Throws `InvalidInputError`, `ReservedSlugError` or `SlugTakenError`.
+ */
+export async function createLink(
+  store: Store,
+  input: CreateLinkInput,
+  options: CreateLinkOptions,
+): Promise<DatedLinkRecord> {
+  const url = normalizeDestination(input.url, options.serviceHost);
+  if (input.slug !== undefined) {
+    if (isReservedSlug(input.slug)) throw new ReservedSlugError(input.slug);
+    // Refuse a taken name before spending a password hash on it; the commit checks again.
+    const holder = await store.kv.get<LinkRecord>(linkKey(input.slug));
+    if (holder.value && !isExpired(holder.value, store.now())) {
+      throw new SlugTakenError(input.slug);
+    }
+  }
+  const passHash = input.pass === undefined ? null : await hashPassword(input.pass);
+  const attempts = input.slug === undefined ? GENERATED_ATTEMPTS : CUSTOM_ATTEMPTS;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const slug = input.slug ?? generateSlug();
+    const now = store.now();
+    const existing = await store.kv.get<LinkRecord>(linkKey(slug));
+    const previous = existing.value;
+    if (previous !== null && !isExpired(previous, now)) {
+      if (input.slug !== undefined) throw new SlugTakenError(slug);
+      continue;
+    }
+    const record: DatedLinkRecord = {
+      id: nextId(now),
+      slug,
+      url,
+      title: input.title ?? "",
+      note: input.note ?? "",
+      passHash,
+      createdAt: now,
+      expiresAt: now + store.ttlMs,
+    };
+    const atomic = store.kv.atomic().check(existing);
+    if (previous !== null) addLinkRetirement(atomic, previous);
+    addLinkWrites(atomic, record, now);
+    addCreationTallies(atomic, record);
+    const result = await retryLocked(() => atomic.commit());
+    if (result.ok) {
+      if (previous !== null) await drainRetiredLink(store, previous.id);
+      return record;
+    }
+    // Another request wrote this slug first: look again.
+  }
+  if (input.slug !== undefined) throw new SlugTakenError(input.slug);
+  throw new Error(`no free generated slug after ${attempts} draws`);
+}
+
+function addCreationTallies(atomic: Deno.AtomicOperation, record: LinkRecord): void {
+  const day = dayOf(record.createdAt);
+  atomic
+    .sum(linkTallyKey(record.id, LINKS, ""), 1n)
+    .sum(tallyKey(LINKS, ""), 1n)
+    .sum(linkTallyKey(record.id, DAY_LINKS, day), 1n)
+    .sum(tallyKey(DAY_LINKS, day), 1n);
+}

@@ -1,0 +1,74 @@
+/**
+ * Destinations: what a link may point to, in the form it is stored.
+ * @module
+ */
+import { InvalidInputError } from "../errors.ts";
+
+/** Longest destination accepted, in characters. */
+export const MAX_DESTINATION_LENGTH = 4096;
+
+const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+// Characters no address can carry; newlines would otherwise be dropped silently by `new URL`.
+// deno-lint-ignore no-control-regex
+const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * Normalizes a destination: trims it, prepends `https://` when it has no `scheme://`, and
+ * accepts only http(s) URLs with a real host that is not the service itself.
+ *
+ * Returns the URL as it will be stored and redirected to (encoded, lower-case host); a bare
+ * origin keeps its lack of a trailing slash.
+ */
+export function normalizeDestination(raw: string, serviceHost: string): string {
+  const trimmed = raw.trim();
+  if (trimmed === "") throw new InvalidInputError("url must not be empty");
+  if (trimmed.length > MAX_DESTINATION_LENGTH) {
+    throw new InvalidInputError(`url must be at most ${MAX_DESTINATION_LENGTH} characters`);
+  }
+  if (CONTROL_OR_SPACE.test(trimmed)) {
+    throw new InvalidInputError("url must not contain spaces or control characters");
+  }
+  const candidate = HAS_SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`;
+  let url: URL;
+  try {
+    url = new URL(candidate);
+  } catch {
+    throw new InvalidInputError("url is not a valid address");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new InvalidInputError("url must use http or https");
+  }
+  if (url.username || url.password) {
+    throw new InvalidInputError("url must not contain a user name or password");
+  }
+  if (!hasRealHost(url.hostname)) {
+    throw new InvalidInputError("url must have a host name with a domain, or an IP address");
+  }
+  const host = url.hostname.replace(/\.$/, "").replace(/^www\./, "");
+  if (host === serviceHost) {
+    throw new InvalidInputError("url must not point back to this service");
+  }
+  let href = url.href;
+  const bareOrigin = url.pathname === "/" && !url.search && !url.hash &&
+    !/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*\/$/.test(candidate);
+  if (bareOrigin) href = href.slice(0, -1);
+  if (href.length > MAX_DESTINATION_LENGTH) {
+    throw new InvalidInputError(`url must be at most ${MAX_DESTINATION_LENGTH} characters`);
+  }
+  return href;
+}
+
+/** Host of a stored destination, or `""` when it cannot be read. */
+export function destinationHost(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "";
+  }
+}
+
+function hasRealHost(hostname: string): boolean {
+  if (hostname.startsWith("[")) return true; // IPv6 literal
+  const labels = hostname.replace(/\.$/, "").split(".");
+  return labels.length >= 2 && labels.every((label) => label.length > 0);
+}

@@ -1,0 +1,49 @@
+/**
+ * The shapes a client sends to make links; one schema for create and for each bulk row.
+ * @module
+ */
+import { z } from "zod";
+import { CUSTOM_SLUG_PATTERN, SLUG_LIKE_PATTERN } from "./slug.ts";
+import { MAX_DESTINATION_LENGTH } from "./destination.ts";
+
+/** Longest title, in characters. */
+export const MAX_TITLE_LENGTH = 200;
+/** Longest note, in characters. */
+export const MAX_NOTE_LENGTH = 500;
+/** Longest password, in characters. */
+export const MAX_PASSWORD_LENGTH = 128;
+
+// Plain HTML forms send empty strings for fields left blank, and JSON clients often send null:
+// both mean "not given" for the optional fields.
+const blankIsAbsent = (value: unknown) => (value === "" || value === null ? undefined : value);
+
+/** A custom slug as a client may send it. */
+export const customSlug = z.string().regex(
+  CUSTOM_SLUG_PATTERN,
+  "slug must be 3 to 48 letters, digits, '-' or '_', starting with a letter or digit",
+);
+
+/** The slug of an existing link, which may be a short legacy one. */
+export const existingSlug = z.string().trim().regex(SLUG_LIKE_PATTERN, "invalid slug");
+
+/** A password as a client may send it. */
+export const password = z.string().max(MAX_PASSWORD_LENGTH);
+
+/** What one link is made from: the body of `POST /api/create` and one bulk row. */
+export const linkInput = z.object({
+  url: z.string().trim().min(1).max(MAX_DESTINATION_LENGTH),
+  title: z.preprocess(blankIsAbsent, z.string().trim().max(MAX_TITLE_LENGTH).optional()),
+  note: z.preprocess(blankIsAbsent, z.string().trim().max(MAX_NOTE_LENGTH).optional()),
+  slug: z.preprocess(blankIsAbsent, customSlug.optional()),
+});
+
+/** One link's input, after parsing. */
+export type LinkInput = z.infer<typeof linkInput>;
+
+/** The body of `POST /api/create`: one link, optionally protected by a password. */
+export const createLinkInput = linkInput.extend({
+  pass: z.preprocess(blankIsAbsent, password.optional()),
+});
+
+/** The body of `POST /api/create`, after parsing. */
+export type CreateLinkInput = z.infer<typeof createLinkInput>;

@@ -1,0 +1,16 @@
+/**
+ * Links: making, reading, listing, removing and sweeping them.
+ * @module
+ */
+export * from "./create.ts";
+export * from "./destination.ts";
+export * from "./input.ts";
+export * from "./legacy.ts";
+export * from "./list.ts";
+export * from "./read.ts";
+export * from "./record.ts";
+export * from "./remove.ts";
+export * from "./slug.ts";
+export * from "./sweep.ts";
+export * from "./reference.ts";
+export * from "./export.ts";

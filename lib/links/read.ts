@@ -1,0 +1,46 @@
+/**
+ * Reading links: every read checks the deadline, and gives a legacy record its deadline.
+ * @module
+ */
+import { getManyChunked } from "../kv/get_many.ts";
+import { linkKey, linkLastUsedKey, linkTallyKey } from "../kv/keys.ts";
+import type { Store } from "../kv/store.ts";
+import { readCount } from "../tallies/count.ts";
+import { CLICKS } from "../tallies/kinds.ts";
+import { stampLegacyLink } from "./legacy.ts";
+import { type DatedLinkRecord, isExpired, type LinkCounters, type LinkRecord } from "./record.ts";
+
+/** What the store knows of a slug. */
+export type LinkLookup =
+  | { status: "live"; record: DatedLinkRecord; versionstamp: string }
+  | { status: "expired"; record: DatedLinkRecord; versionstamp: string }
+  | { status: "missing" };
+
+/** Looks `slug` up: live, expired (and not yet swept), or missing. */
+export async function lookupLink(store: Store, slug: string): Promise<LinkLookup> {
+  const entry = await store.kv.get<LinkRecord>(linkKey(slug));
+  if (entry.value === null) return { status: "missing" };
+  const dated = await stampLegacyLink(store, entry.value, entry.versionstamp);
+  if (dated === null) return lookupLink(store, slug); // changed while stamping: read again
+  const status = isExpired(dated.record, store.now()) ? "expired" : "live";
+  return { status, ...dated };
+}
+
+/** The live link under `slug`, or `null`. */
+export async function getLiveLink(store: Store, slug: string): Promise<DatedLinkRecord | null> {
+  const found = await lookupLink(store, slug);
+  return found.status === "live" ? found.record : null;
+}
+
+/** The click figures of each link id, in order. */
+export async function readCounters(store: Store, ids: string[]): Promise<LinkCounters[]> {
+  const keys = ids.flatMap((id) => [linkTallyKey(id, CLICKS, ""), linkLastUsedKey(id)]);
+  const entries = await getManyChunked(store.kv, keys);
+  return ids.map((_, i) => {
+    const lastUsed = readCount(entries[2 * i + 1]?.value);
+    return {
+      clicks: Number(readCount(entries[2 * i]?.value)),
+      lastUsedAt: lastUsed === 0n ? null : Number(lastUsed),
+    };
+  });
+}

@@ -1,0 +1,161 @@
+/**
+ * The stored link and the public shapes made from it.
+ * @module
+ */
+import { destinationHost } from "./destination.ts";
+
+/** A link as stored under its slug (and copied into the creation-order index). */
+export interface LinkRecord {
+  /** ULID of this link; a slug claimed again gets a new one. */
+  id: string;
+  /** The short name. */
+  slug: string;
+  /** The destination, normalized. */
+  url: string;
+  /** Optional title; `""` when none. */
+  title: string;
+  /** Optional note; `""` when none. */
+  note: string;
+  /** Self-describing password hash, or `null` for an open link. */
+  passHash: string | null;
+  /** When the link was made (epoch ms). */
+  createdAt: number;
+  /** Deadline (epoch ms); `null` only for legacy records not yet stamped. */
+  expiresAt: number | null;
+}
+
+/** A record that has its deadline. */
+export type DatedLinkRecord = LinkRecord & { expiresAt: number };
+
+/** A link's click figures. */
+export interface LinkCounters {
+  /** Clicks by people (bots excluded). */
+  clicks: number;
+  /** Last click (epoch ms), or `null` before the first. */
+  lastUsedAt: number | null;
+}
+
+/** What a reader may see of a link: `unlocked` is true when it may see a protected destination. */
+export interface ViewOptions {
+  /** Public origin, for `shortUrl`. */
+  baseUrl: string;
+  /** Current time (epoch ms). */
+  now: number;
+  /** Whether the reader holds the unlock cookie of this link. */
+  unlocked?: boolean;
+}
+
+/** The link as create and bulk answer it. */
+export interface LinkView {
+  slug: string;
+  shortUrl: string;
+  url: string | null;
+  title: string;
+  protected: boolean;
+  expiresInDays: number;
+  expiresAt: string;
+}
+
+/** The link as the list and the JSON export show it. */
+export interface LinkListEntry {
+  slug: string;
+  shortUrl: string;
+  url: string | null;
+  host: string | null;
+  title: string;
+  note: string;
+  clicks: number;
+  protected: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string;
+  expiresInDays: number;
+}
+
+/** The link as unshorten answers it. */
+export interface UnshortenView {
+  slug: string;
+  shortUrl: string;
+  url: string | null;
+  protected: boolean;
+  clicks: number;
+  createdAt: string;
+  expiresAt: string;
+  expiresInDays: number;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Whole days left before `expiresAt`, rounded up; 0 once it has passed. */
+export function expiresInDays(expiresAt: number, now: number): number {
+  return Math.max(0, Math.ceil((expiresAt - now) / DAY_MS));
+}
+
+/** Whether the record's deadline has passed at `now`. */
+export function isExpired(record: LinkRecord, now: number): boolean {
+  return record.expiresAt !== null && record.expiresAt <= now;
+}
+
+/** The short URL of `slug`. */
+export function shortUrlOf(slug: string, baseUrl: string): string {
+  return `${baseUrl}/${slug}`;
+}
+
+/** The destination `reader` may see: withheld for a protected link it has not unlocked. */
+export function visibleUrl(record: LinkRecord, unlocked = false): string | null {
+  return record.passHash === null || unlocked ? record.url : null;
+}
+
+/** The create and bulk shape of a dated record. */
+export function toLinkView(record: DatedLinkRecord, options: ViewOptions): LinkView {
+  return {
+    slug: record.slug,
+    shortUrl: shortUrlOf(record.slug, options.baseUrl),
+    url: visibleUrl(record, options.unlocked),
+    title: record.title,
+    protected: record.passHash !== null,
+    expiresInDays: expiresInDays(record.expiresAt, options.now),
+    expiresAt: new Date(record.expiresAt).toISOString(),
+  };
+}
+
+/** The list and JSON-export shape of a dated record with its counters. */
+export function toListEntry(
+  record: DatedLinkRecord,
+  counters: LinkCounters,
+  options: ViewOptions,
+): LinkListEntry {
+  const url = visibleUrl(record, options.unlocked);
+  return {
+    slug: record.slug,
+    shortUrl: shortUrlOf(record.slug, options.baseUrl),
+    url,
+    host: url === null ? null : destinationHost(url),
+    title: record.title,
+    note: record.note,
+    clicks: counters.clicks,
+    protected: record.passHash !== null,
+    createdAt: new Date(record.createdAt).toISOString(),
+    lastUsedAt: counters.lastUsedAt === null ? null : new Date(counters.lastUsedAt).toISOString(),
+    expiresAt: new Date(record.expiresAt).toISOString(),
+    expiresInDays: expiresInDays(record.expiresAt, options.now),
+  };
+}
+
+/** The unshorten shape of a dated record with its counters. */
+export function toUnshortenView(
+  record: DatedLinkRecord,
+  counters: LinkCounters,
+  options: ViewOptions,
+): UnshortenView {
+  return {
+    slug: record.slug,
+    shortUrl: shortUrlOf(record.slug, options.baseUrl),
+    url: visibleUrl(record, options.unlocked),
+    protected: record.passHash !== null,
+    clicks: counters.clicks,
+    createdAt: new Date(record.createdAt).toISOString(),
+    expiresAt: new Date(record.expiresAt).toISOString(),
+    expiresInDays: expiresInDays(record.expiresAt, options.now),
+  };
+}

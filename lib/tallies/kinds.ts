@@ -1,0 +1,28 @@
+/**
+ * The kinds of tallies. Every figure in the stats is the sum of the live links' shares; a link
+ * keeps its own share of each, so taking it away when the link goes is exact.
+ * @module
+ */
+
+/** Live links: each link's share is 1. */
+export const LINKS = "links";
+/** Clicks by people. */
+export const CLICKS = "clicks";
+/** Links made on a UTC day; the name is the date. */
+export const DAY_LINKS = "day_links";
+/** Clicks on a UTC day; the name is the date. */
+export const DAY_CLICKS = "day_clicks";
+/** Clicks by referring host, or `direct`. */
+export const REFERRERS = "referrers";
+/** Visits by device class; bots count only here. */
+export const DEVICES = "devices";
+/** Clicks by country code, or `unknown`. */
+export const COUNTRIES = "countries";
+
+/** Kinds whose names are kept in order of count, so the most frequent are read without a scan. */
+export const RANKED_KINDS: ReadonlySet<string> = new Set([REFERRERS, DEVICES, COUNTRIES]);
+
+/** The UTC date `YYYY-MM-DD` of `time` (epoch ms). */
+export function dayOf(time: number): string {
+  return new Date(time).toISOString().slice(0, 10);
+}

@@ -1,0 +1,47 @@
+/**
+ * Parsing untrusted input with zod, with one sentence for a person when it fails.
+ * @module
+ */
+import { z } from "zod";
+import { InvalidInputError } from "./errors.ts";
+
+/** Parses `data` with `schema`, or throws {@linkcode InvalidInputError} naming the first problem. */
+export function parseInput<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  throw new InvalidInputError(describeIssue(result.error.issues[0]));
+}
+
+/** A sentence describing one zod issue, naming the field it is about. */
+export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return "invalid input";
+  const field = issue.path.length > 0 ? issue.path.join(".") : "request body";
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.input === undefined) return `${field} is required`;
+      return `${field} must be ${article(issue.expected)}`;
+    case "too_big":
+      return issue.origin === "string"
+        ? `${field} must be at most ${issue.maximum} characters`
+        : issue.origin === "array"
+        ? `${field} must have at most ${issue.maximum} entries`
+        : `${field} must be at most ${issue.maximum}`;
+    case "too_small":
+      return issue.origin === "string"
+        ? (issue.minimum === 1
+          ? `${field} must not be empty`
+          : `${field} must be at least ${issue.minimum} characters`)
+        : issue.origin === "array"
+        ? `${field} must have at least ${issue.minimum} entries`
+        : `${field} must be at least ${issue.minimum}`;
+    default:
+      // Messages written in the schemas are already sentences about their field.
+      return issue.message.startsWith("Invalid") ? `${field} is invalid` : issue.message;
+  }
+}
+
+function article(type: string): string {
+  if (type === "object") return "an object";
+  if (type === "array") return "an array";
+  return `a ${type}`;
+}

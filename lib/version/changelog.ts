@@ -1,0 +1,91 @@
+/**
+ * The release history: the one source of `/api/version`, `/api/changelog` and the changelog page.
+ * @module
+ */
+
+/** What one release changed. */
+export interface ReleaseChanges {
+  added: string[];
+  fixed: string[];
+  changed: string[];
+}
+
+/** One release. */
+export interface Release {
+  version: string;
+  /** Release date, `YYYY-MM-DD`. */
+  date: string;
+  title: string;
+  changes: ReleaseChanges;
+}
+
+/** Every release, newest first. */
+export const RELEASES: readonly Release[] = [
+  {
+    version: "1.1.0",
+    date: "2026-10-04",
+    title: "Links that lapse",
+    changes: {
+      added: [
+        "Seven-day expiry: every link lives seven days, then its slug, destination and clicks are deleted",
+        "Expiry fields on the API: expiresAt and expiresInDays on create, bulk, unshorten, links and export",
+        "Sweep: an hourly job and /api/sweep remove expired links; legacy links get a real deadline",
+        "Bulk creation of up to ten links per request with POST /api/bulk",
+        "Unshorten: GET /api/unshorten expands a slug or short URL to its destination",
+        "Export: GET /api/export lists every live link as text, CSV or JSON",
+        "A real 404 page that says where an expired link pointed, or that the name is free",
+      ],
+      fixed: [],
+      changed: [
+        "Reserved-word additions, so no link can shadow a page of the service",
+      ],
+    },
+  },
+  {
+    version: "1.0.0",
+    date: "2026-09-06",
+    title: "First release",
+    changes: {
+      added: [
+        "Short links with random or custom slugs",
+        "Password-protected links with an unlock cookie",
+        "Slug check, link list, click counting and service-wide stats",
+        "Page preview of an address",
+        "Version and changelog documents",
+      ],
+      fixed: [],
+      changed: [],
+    },
+  },
+];
+
+/** The running release. */
+export const CURRENT_RELEASE: Release = RELEASES[0]!;
+
+/** The `/api/version` document. */
+export interface VersionDocument {
+  version: string;
+  released: string;
+  latest: Release;
+  commits: null;
+}
+
+/** The `/api/changelog` document: the version document plus every release. */
+export interface ChangelogDocument extends VersionDocument {
+  releases: readonly Release[];
+}
+
+/** The version document of the running release. */
+export function versionDocument(): VersionDocument {
+  return {
+    version: CURRENT_RELEASE.version,
+    released: CURRENT_RELEASE.date,
+    latest: CURRENT_RELEASE,
+    commits: null,
+  };
+}
+
+/** The changelog document: every release, newest first. */
+export function changelogDocument(): ChangelogDocument {
+  return { ...versionDocument(), releases: RELEASES };
+}

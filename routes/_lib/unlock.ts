@@ -1,0 +1,61 @@
+/**
+ * Unlock cookies at the edge: reading the proofs a request carries, and setting one.
+ * @module
+ */
+import type { Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import type { DatedLinkRecord } from "../../lib/links/mod.ts";
+import { signUnlockToken, unlockCookieName, verifyUnlockToken } from "../../lib/unlock/mod.ts";
+import type { AppDeps } from "./env.ts";
+
+const PREFIX = unlockCookieName("");
+
+/**
+ * The links this request has unlocked: slug to link id, from every valid unlock cookie it
+ * carries. Forged, tampered or expired cookies count for nothing.
+ */
+export async function readUnlocks(c: Context, deps: AppDeps): Promise<Map<string, string>> {
+  const unlocked = new Map<string, string>();
+  const cookies = getCookie(c);
+  const now = deps.store.now();
+  await Promise.all(
+    Object.entries(cookies)
+      .filter(([name]) => name.startsWith(PREFIX) && name.length > PREFIX.length)
+      .slice(0, 50)
+      .map(async ([name, token]) => {
+        const slug = name.slice(PREFIX.length);
+        const id = await verifyUnlockToken(deps.unlockKey, slug, token, now);
+        if (id !== null) unlocked.set(slug, id);
+      }),
+  );
+  return unlocked;
+}
+
+/** Whether the request holds a valid unlock cookie for this very link. */
+export async function isUnlocked(
+  c: Context,
+  deps: AppDeps,
+  record: DatedLinkRecord,
+): Promise<boolean> {
+  const token = getCookie(c, unlockCookieName(record.slug));
+  if (!token) return false;
+  const id = await verifyUnlockToken(deps.unlockKey, record.slug, token, deps.store.now());
+  return id === record.id;
+}
+
+/** Sets the unlock cookie of `record`, valid until the link expires. */
+export async function setUnlockCookie(
+  c: Context,
+  deps: AppDeps,
+  record: DatedLinkRecord,
+): Promise<void> {
+  const token = await signUnlockToken(deps.unlockKey, record, record.expiresAt);
+  setCookie(c, unlockCookieName(record.slug), token, {
+    httpOnly: true,
+    sameSite: "Lax",
+    path: "/",
+    secure: deps.config.baseUrl.startsWith("https:"),
+    maxAge: Math.max(1, Math.floor((record.expiresAt - deps.store.now()) / 1000)),
+    expires: new Date(record.expiresAt),
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * The one place errors become responses: domain errors to their status and `{error}` JSON.
+ * @module
+ */
+import type { Context, ErrorHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import {
+  DomainError,
+  InvalidInputError,
+  LinkExpiredError,
+  LinkNotFoundError,
+  NotProtectedError,
+  RateLimitedError,
+  ReservedSlugError,
+  SlugTakenError,
+  StoreUnavailableError,
+  WrongPasswordError,
+} from "../../lib/errors.ts";
+
+type ErrorStatus = 400 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 503;
+
+/** The HTTP status of a domain error. */
+export function statusOf(error: DomainError): ErrorStatus {
+  if (error instanceof InvalidInputError) return 400;
+  if (error instanceof ReservedSlugError) return 400;
+  if (error instanceof NotProtectedError) return 400;
+  if (error instanceof WrongPasswordError) return 403;
+  if (error instanceof LinkNotFoundError) return 404;
+  if (error instanceof SlugTakenError) return 409;
+  if (error instanceof LinkExpiredError) return 410;
+  if (error instanceof RateLimitedError) return 429;
+  if (error instanceof StoreUnavailableError) return 503;
+  return 400;
+}
+
+/** Options of {@linkcode handleErrors}. */
+export interface ErrorOptions {
+  /** Where unexpected errors are reported; default `console.error`. */
+  log?: (message: string, error: unknown) => void;
+}
+
+/**
+ * Maps an error to its response: a domain error to its status and sentence, an HTTP exception
+ * to itself, anything else to 500 with a generic sentence, logged once with its request.
+ */
+export function handleErrors(options: ErrorOptions = {}): ErrorHandler {
+  const log = options.log ?? ((message, error) => console.error(message, error));
+  return function handleErrors(error, c) {
+    if (error instanceof DomainError) return domainErrorResponse(c, error, log);
+    if (error instanceof HTTPException) {
+      const status = error.status;
+      return c.json({ error: error.message || "request refused" }, status);
+    }
+    log(`${c.req.method} ${c.req.path} failed:`, error);
+    return c.json({ error: "internal error, the request was not completed" }, 500);
+  };
+}
+
+function domainErrorResponse(
+  c: Context,
+  error: DomainError,
+  log: (message: string, error: unknown) => void,
+): Response {
+  const status = statusOf(error);
+  if (error instanceof StoreUnavailableError) {
+    log(`${c.req.method} ${c.req.path}: store unavailable:`, error.cause);
+  }
+  if (error instanceof RateLimitedError) {
+    c.header("Retry-After", String(error.retryAfterSeconds));
+    c.header("RateLimit-Limit", String(error.limit));
+    c.header("RateLimit-Remaining", "0");
+    c.header("RateLimit-Reset", String(error.retryAfterSeconds));
+  }
+  if (error instanceof LinkExpiredError) {
+    return c.json({
+      error: error.message,
+      slug: error.slug,
+      expired: true,
+      expiresAt: new Date(error.expiresAt).toISOString(),
+    }, status);
+  }
+  return c.json({ error: error.message }, status);
+}

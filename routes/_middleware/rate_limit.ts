@@ -1,0 +1,30 @@
+/**
+ * Per-client rate limits, with the standard headers on every limited response.
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import { RateLimitedError } from "../../lib/errors.ts";
+import { countRequest, type RateLimit } from "../../lib/rate_limit/mod.ts";
+import { clientAddress } from "../_lib/client.ts";
+import type { AppDeps, AppEnv } from "../_lib/env.ts";
+
+/**
+ * Counts the request against `rule` for its client; over the limit it throws
+ * `RateLimitedError` (429). `RateLimit-*` headers go on the response either way.
+ */
+export function rateLimit(deps: AppDeps, rule: RateLimit): MiddlewareHandler<AppEnv> {
+  return async function rateLimit(c, next) {
+    const client = clientAddress(c, deps.config.trustProxy);
+    const decision = await countRequest(deps.store, rule, client);
+    const headers = {
+      "RateLimit-Limit": String(decision.limit),
+      "RateLimit-Remaining": String(decision.remaining),
+      "RateLimit-Reset": String(decision.retryAfterSeconds),
+    };
+    if (!decision.allowed) {
+      throw new RateLimitedError(rule.limit, rule.windowMs, decision.retryAfterSeconds);
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * `POST /api/unlock`: checks a protected link's password and sets its unlock cookie.
+ * @module
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { DomainError } from "../../lib/errors.ts";
+import { existingSlug, password } from "../../lib/links/mod.ts";
+import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
+import { unlockLink } from "../../lib/unlock/mod.ts";
+import { parseInput } from "../../lib/validation.ts";
+import { UnlockPage } from "../../components/UnlockPage.tsx";
+import { readObjectBody } from "../_lib/body.ts";
+import type { AppDeps, AppEnv } from "../_lib/env.ts";
+import { renderPage } from "../_lib/html.ts";
+import { isBrowserForm } from "../_lib/negotiate.ts";
+import { setUnlockCookie } from "../_lib/unlock.ts";
+import { rateLimit } from "../_middleware/rate_limit.ts";
+import { statusOf } from "../_middleware/errors.ts";
+
+/** The body of `POST /api/unlock`. */
+export const unlockInput = z.object({
+  slug: existingSlug,
+  pass: password.min(1),
+});
+
+/**
+ * The route: 200 `{ok: true, slug}` with the cookie (a browser form gets 303 to the link);
+ * 403 for a wrong password, 404 for an unknown link, 400 for an open one.
+ */
+export function makeRoute(deps: AppDeps): Hono<AppEnv> {
+  return new Hono<AppEnv>().post("/", rateLimit(deps, RATE_LIMITS.unlock), async (c) => {
+    const browser = isBrowserForm(c);
+    const input = parseInput(unlockInput, await readObjectBody(c));
+    try {
+      const record = await unlockLink(deps.store, input.slug, input.pass);
+      await setUnlockCookie(c, deps, record);
+      if (browser) return c.redirect(`/${record.slug}`, 303);
+      return c.json({ ok: true, slug: record.slug });
+    } catch (error) {
+      // A browser that posted the plain form sees the form again, with the reason.
+      if (!browser || !(error instanceof DomainError)) throw error;
+      return renderPage(<UnlockPage slug={input.slug} error={error.message} />, statusOf(error));
+    }
+  });
+}

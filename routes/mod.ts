@@ -1,0 +1,85 @@
+/**
+ * The whole URL space, top to bottom: every route is mounted here and nowhere else.
+ * @module
+ */
+import { Hono } from "hono";
+import { serveStatic } from "hono/deno";
+import type { AppDeps, AppEnv } from "./_lib/env.ts";
+import { bodyLimit } from "./_middleware/body_limit.ts";
+import { cors } from "./_middleware/cors.ts";
+import { handleErrors } from "./_middleware/errors.ts";
+import { notFound } from "./_404.tsx";
+import * as slug from "./[slug].tsx";
+import * as changelogApi from "./api/changelog.ts";
+import * as check from "./api/check.ts";
+import * as create from "./api/create.ts";
+import * as exportApi from "./api/export.ts";
+import * as links from "./api/links.ts";
+import * as remove from "./api/remove.ts";
+import * as sweep from "./api/sweep.ts";
+import * as unlock from "./api/unlock.tsx";
+import * as unshorten from "./api/unshorten.ts";
+import * as version from "./api/version.ts";
+
+/** A route module: a factory of a small Hono app. */
+interface RouteModule {
+  makeRoute(deps: AppDeps): Hono<AppEnv>;
+}
+
+/** The API, path by path. */
+const API: Readonly<Record<string, RouteModule>> = {
+  "/api/create": create,
+  "/api/unlock": unlock,
+  "/api/check": check,
+  "/api/remove": remove,
+  "/api/unshorten": unshorten,
+  "/api/links": links,
+  "/api/export": exportApi,
+  "/api/version": version,
+  "/api/changelog": changelogApi,
+  "/api/sweep": sweep,
+};
+
+/** Builds the service's HTTP app over `deps`. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const methods = new Map<string, string[]>();
+  app.onError(handleErrors());
+  app.notFound((c) => notFound(c, deps));
+  app.use(cors({ methodsOf: (path) => methods.get(path) }));
+  app.use("/api/*", bodyLimit());
+  for (const [path, module] of Object.entries(API)) app.route(path, module.makeRoute(deps));
+  app.use("/static/*", serveStatic({ root: "./" }));
+  app.route("/", slug.makeRoute(deps));
+  collectMethods(app, methods);
+  app.all("/api/*", (c) => methodNotAllowed(c.req.path, methods) ?? notFound(c, deps));
+  return app;
+}
+
+/** The top-level path segments the app serves; each is a reserved word. */
+export function topLevelSegments(app: Hono<AppEnv>): string[] {
+  const segments = app.routes
+    .map((route) => route.path.split("/")[1] ?? "")
+    .filter((segment) => segment !== "" && !segment.startsWith(":") && segment !== "*");
+  return [...new Set(segments)];
+}
+
+function collectMethods(app: Hono<AppEnv>, methods: Map<string, string[]>): void {
+  for (const route of app.routes) {
+    if (route.method === "ALL" || !route.path.startsWith("/api/")) continue;
+    const list = methods.get(route.path) ?? [];
+    if (!list.includes(route.method)) list.push(route.method);
+    if (route.method === "GET" && !list.includes("HEAD")) list.push("HEAD");
+    methods.set(route.path, list);
+  }
+}
+
+function methodNotAllowed(path: string, methods: Map<string, string[]>): Response | null {
+  const allowed = methods.get(path);
+  if (!allowed) return null;
+  const allow = [...allowed, "OPTIONS"].join(", ");
+  return Response.json(
+    { error: `method not allowed; ${path} answers ${allow}` },
+    { status: 405, headers: { Allow: allow } },
+  );
+}

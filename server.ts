@@ -1,0 +1,72 @@
+/**
+ * Starting and stopping the service: the store, the app, the hourly sweep, graceful shutdown.
+ * Shared by `main.ts`, `dev.ts` and the tests that run a real server.
+ * @module
+ */
+import type { Config } from "./fresh.config.ts";
+import { sweepExpiredLinks } from "./lib/links/mod.ts";
+import { openStore, type Store } from "./lib/kv/store.ts";
+import { createDeps } from "./routes/_lib/deps.ts";
+import { createApp } from "./routes/mod.ts";
+
+/** A running service. */
+export interface RunningServer {
+  /** Where it listens. */
+  addr: Deno.NetAddr;
+  /** Its store. */
+  store: Store;
+  /** Stops accepting, finishes what is in flight, and closes the store. */
+  stop(): Promise<void>;
+  /** Stops gracefully on SIGTERM or SIGINT. */
+  stopOnSignals(): void;
+}
+
+/** Options of {@linkcode startServer}. */
+export interface StartOptions {
+  /** Whether to register the hourly sweep; default true. */
+  cron?: boolean;
+  /** Whether to log where it listens; default true. */
+  quiet?: boolean;
+}
+
+/** Opens the store and serves the app as `config` says. */
+export async function startServer(
+  config: Config,
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const store = await openStore(config.kvPath, { ttlMs: config.linkTtlMs });
+  const app = createApp(await createDeps(config, store));
+  if (options.cron ?? true) {
+    Deno.cron("sweep expired links", "0 * * * *", async () => {
+      const report = await sweepExpiredLinks(store);
+      console.log(JSON.stringify({ event: "sweep", swept: report.swept }));
+    });
+  }
+  const server = Deno.serve({
+    port: config.port,
+    hostname: config.hostname,
+    onListen: (addr) => {
+      if (!options.quiet) {
+        console.log(`lapse listening on ${config.baseUrl} (${addr.hostname}:${addr.port})`);
+      }
+    },
+  }, app.fetch);
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    stopping ??= (async () => {
+      await server.shutdown();
+      store.kv.close();
+    })();
+  return {
+    addr: server.addr,
+    store,
+    stop,
+    stopOnSignals() {
+      for (const signal of ["SIGTERM", "SIGINT"] as const) {
+        Deno.addSignalListener(signal, () => {
+          stop().then(() => Deno.exit(0));
+        });
+      }
+    },
+  };
+}

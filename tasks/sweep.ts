@@ -1,0 +1,22 @@
+/**
+ * `deno task sweep`: removes expired links from the configured store once, as the hourly job does.
+ * @module
+ */
+import { ConfigError, loadConfig } from "../fresh.config.ts";
+import { stampUndatedLinks, sweepExpiredLinks } from "../lib/links/mod.ts";
+import { openStore } from "../lib/kv/store.ts";
+
+if (import.meta.main) {
+  try {
+    const config = loadConfig();
+    const store = await openStore(config.kvPath, { ttlMs: config.linkTtlMs });
+    const stamped = await stampUndatedLinks(store);
+    const report = await sweepExpiredLinks(store);
+    console.log(JSON.stringify({ stamped, ...report }));
+    store.kv.close();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    Deno.exit(1);
+  }
+}

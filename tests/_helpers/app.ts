@@ -1,0 +1,71 @@
+/**
+ * An app over `:memory:` KV with a clock the test moves, for in-process API tests.
+ * @module
+ */
+import type { Hono } from "hono";
+import { type Config, loadConfig } from "../../fresh.config.ts";
+import { createStore, type Store } from "../../lib/kv/store.ts";
+import type { AppDeps, AppEnv } from "../../routes/_lib/env.ts";
+import { createDeps } from "../../routes/_lib/deps.ts";
+import { createApp } from "../../routes/mod.ts";
+
+/** The base URL tests run under. */
+export const TEST_BASE_URL = "http://sho.rt";
+
+/** A test app and what it is built on. */
+export interface TestApp extends AsyncDisposable {
+  app: Hono<AppEnv>;
+  deps: AppDeps;
+  store: Store;
+  config: Config;
+  /** The fake clock, epoch ms; move it with {@linkcode TestApp.advance}. */
+  now(): number;
+  /** Moves the clock forward by `ms`. */
+  advance(ms: number): void;
+  /** Sends a request to the app from `client` (default 192.0.2.1). */
+  request(path: string, init?: RequestInit, client?: string): Promise<Response>;
+  /** Sends a JSON body with `method` (default POST). */
+  json(path: string, body: unknown, init?: RequestInit & { client?: string }): Promise<Response>;
+}
+
+/** Options of {@linkcode testApp}. */
+export interface TestAppOptions {
+  /** Environment overrides for the configuration. */
+  env?: Record<string, string>;
+  /** Start of the fake clock; default 2026-11-02T12:00:00Z. */
+  start?: number;
+}
+
+/** Builds an app over a fresh `:memory:` store. */
+export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = loadConfig({ BASE_URL: TEST_BASE_URL, ...options.env });
+  let clock = options.start ?? Date.UTC(2026, 10, 2, 12);
+  const kv = await Deno.openKv(":memory:");
+  const store = createStore(kv, { ttlMs: config.linkTtlMs, now: () => clock });
+  const deps = await createDeps(config, store);
+  const app = createApp(deps);
+  const request = (path: string, init?: RequestInit, client = "192.0.2.1") =>
+    Promise.resolve(app.request(path, init, { remoteAddr: { hostname: client } }));
+  return {
+    app,
+    deps,
+    store,
+    config,
+    now: () => clock,
+    advance: (ms) => {
+      clock += ms;
+    },
+    request,
+    json: (path, body, init = {}) =>
+      request(path, {
+        method: "POST",
+        ...init,
+        headers: { "Content-Type": "application/json", ...init.headers },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      }, init.client),
+    [Symbol.asyncDispose]() {
+      kv.close();
+      return Promise.resolve();
+    },
+  };
+}
