@@ -5,9 +5,12 @@
 import { z } from "zod";
 import { InvalidInputError } from "./errors.ts";
 
+// How zod's own English messages begin; any other message was written in a schema.
+const ZOD_DEFAULT_MESSAGE = /^(Invalid|Too (big|small)|Unrecognized|Expected)/;
+
 /** Parses `data` with `schema`, or throws {@linkcode InvalidInputError} naming the first problem. */
 export function parseInput<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
-  const result = schema.safeParse(data);
+  const result = schema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
   throw new InvalidInputError(describeIssue(result.error.issues[0]));
 }
@@ -15,6 +18,8 @@ export function parseInput<T extends z.ZodType>(schema: T, data: unknown): z.out
 /** A sentence describing one zod issue, naming the field it is about. */
 export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   if (!issue) return "invalid input";
+  // Messages written in the schemas are already sentences about their field.
+  if (!ZOD_DEFAULT_MESSAGE.test(issue.message)) return issue.message;
   const field = issue.path.length > 0 ? issue.path.join(".") : "request body";
   switch (issue.code) {
     case "invalid_type":
@@ -35,8 +40,7 @@ export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
         ? `${field} must have at least ${issue.minimum} entries`
         : `${field} must be at least ${issue.minimum}`;
     default:
-      // Messages written in the schemas are already sentences about their field.
-      return issue.message.startsWith("Invalid") ? `${field} is invalid` : issue.message;
+      return `${field} is invalid`;
   }
 }
 

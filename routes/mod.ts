@@ -10,6 +10,7 @@ import { cors } from "./_middleware/cors.ts";
 import { handleErrors } from "./_middleware/errors.ts";
 import { notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
+import * as bulk from "./api/bulk.ts";
 import * as changelogApi from "./api/changelog.ts";
 import * as check from "./api/check.ts";
 import * as create from "./api/create.ts";
@@ -29,6 +30,7 @@ interface RouteModule {
 /** The API, path by path. */
 const API: Readonly<Record<string, RouteModule>> = {
   "/api/create": create,
+  "/api/bulk": bulk,
   "/api/unlock": unlock,
   "/api/check": check,
   "/api/remove": remove,

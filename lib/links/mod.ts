@@ -14,3 +14,4 @@ export * from "./slug.ts";
 export * from "./sweep.ts";
 export * from "./reference.ts";
 export * from "./export.ts";
+export * from "./bulk.ts";

@@ -56,13 +56,13 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       clock += ms;
     },
     request,
-    json: (path, body, init = {}) =>
+    json: (path, body, { client, ...init } = {}) =>
       request(path, {
         method: "POST",
         ...init,
         headers: { "Content-Type": "application/json", ...init.headers },
         body: typeof body === "string" ? body : JSON.stringify(body),
-      }, init.client),
+      }, client),
     [Symbol.asyncDispose]() {
       kv.close();
       return Promise.resolve();

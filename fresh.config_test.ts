@@ -1,0 +1,62 @@
+import { assertEquals, assertRejects } from "./tests/_helpers/assert.ts";
+import { ConfigError, loadConfig } from "./fresh.config.ts";
+
+Deno.test("loadConfig gives the contract's defaults", () => {
+  const config = loadConfig({});
+  assertEquals(config.port, 8000);
+  assertEquals(config.hostname, "0.0.0.0");
+  assertEquals(config.baseUrl, "http://localhost:8000");
+  assertEquals(config.serviceHost, "localhost");
+  assertEquals(config.kvPath, "./data/links.kv");
+  assertEquals(config.linkTtlMs, 604_800_000);
+  assertEquals(config.trustProxy, false);
+  assertEquals(config.cookieSecret, undefined);
+});
+
+Deno.test("loadConfig reads every variable", () => {
+  const config = loadConfig({
+    PORT: "9000",
+    HOSTNAME: "127.0.0.1",
+    BASE_URL: "https://www.Lapse.example/",
+    KV_PATH: ":memory:",
+    LINK_TTL_SECONDS: "60",
+    TRUST_PROXY: "1",
+    COOKIE_SECRET: "x".repeat(32),
+  });
+  assertEquals(config.port, 9000);
+  assertEquals(config.baseUrl, "https://www.lapse.example");
+  assertEquals(config.serviceHost, "lapse.example");
+  assertEquals(config.kvPath, ":memory:");
+  assertEquals(config.linkTtlMs, 60_000);
+  assertEquals(config.trustProxy, true);
+  assertEquals(config.cookieSecret, "x".repeat(32));
+});
+
+Deno.test("loadConfig uses the platform store on Deno Deploy", () => {
+  assertEquals(loadConfig({ DENO_DEPLOYMENT_ID: "abc" }).kvPath, undefined);
+});
+
+Deno.test("loadConfig reads an empty variable as unset", () => {
+  assertEquals(loadConfig({ PORT: "", TRUST_PROXY: "" }).port, 8000);
+});
+
+Deno.test("loadConfig stops on a bad value and names it", async () => {
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: "eighty" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ BASE_URL: "not a url" }, "BASE_URL"],
+    [{ BASE_URL: "ftp://x.example" }, "BASE_URL"],
+    [{ BASE_URL: "https://x.example/path" }, "BASE_URL"],
+    [{ LINK_TTL_SECONDS: "0" }, "LINK_TTL_SECONDS"],
+    [{ LINK_TTL_SECONDS: "1.5" }, "LINK_TTL_SECONDS"],
+    [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
+    [{ COOKIE_SECRET: "short" }, "COOKIE_SECRET"],
+  ];
+  for (const [env, name] of cases) {
+    const error = await assertRejects(
+      () => Promise.resolve().then(() => loadConfig(env)),
+      ConfigError,
+    );
+    assertEquals(error.message.includes(name), true, `${JSON.stringify(env)}: ${error.message}`);
+  }
+});

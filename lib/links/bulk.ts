@@ -1,0 +1,64 @@
+/**
+ * Bulk creation: up to ten links in one request, each row on its own.
+ * @module
+ */
+import { z } from "zod";
+import { DomainError, SlugTakenError, StoreUnavailableError } from "../errors.ts";
+import type { Store } from "../kv/store.ts";
+import { parseInput } from "../validation.ts";
+import { createLink } from "./create.ts";
+import { type LinkInput, linkInput, password } from "./input.ts";
+import type { DatedLinkRecord } from "./record.ts";
+
+/** Most rows in one bulk request. */
+export const MAX_BULK_ROWS = 10;
+
+/** The body of `POST /api/bulk`: rows are URLs or `{url, slug?, title?, note?}`. */
+export const bulkInput = z.object({
+  urls: z.array(z.unknown())
+    .min(1, "urls must not be empty")
+    .max(MAX_BULK_ROWS, `max ${MAX_BULK_ROWS} links per request`),
+  pass: z.preprocess(
+    (value) => (value === "" || value === null ? undefined : value),
+    password.optional(),
+  ),
+});
+
+/** The body of `POST /api/bulk`, after parsing. */
+export type BulkInput = z.infer<typeof bulkInput>;
+
+/** One row's outcome: the new link, or the input and why it failed. */
+export type BulkOutcome =
+  | { ok: true; record: DatedLinkRecord }
+  | { ok: false; url: unknown; error: string };
+
+/**
+ * Makes a link of every row, validated by the same schema as a single create; `pass`, when
+ * given, protects each. Outcomes come in row order; a failed row undoes nothing. A custom slug
+ * repeated within the request fails on its later rows. A store failure is not a row outcome:
+ * it throws, and rows already made stay made.
+ */
+export async function createLinks(
+  store: Store,
+  input: BulkInput,
+  options: { serviceHost: string },
+): Promise<BulkOutcome[]> {
+  const seen = new Set<string>();
+  return await Promise.all(input.urls.map(async (row): Promise<BulkOutcome> => {
+    // A row is an object of fields, or anything else taken as its url.
+    const fieldsGiven = typeof row === "object" && row !== null && !Array.isArray(row);
+    const url = fieldsGiven ? (row as { url?: unknown }).url : row;
+    try {
+      const fields: LinkInput = parseInput(linkInput, fieldsGiven ? row : { url: row });
+      if (fields.slug !== undefined) {
+        if (seen.has(fields.slug)) throw new SlugTakenError(fields.slug);
+        seen.add(fields.slug);
+      }
+      const record = await createLink(store, { ...fields, pass: input.pass }, options);
+      return { ok: true, record };
+    } catch (error) {
+      if (!(error instanceof DomainError) || error instanceof StoreUnavailableError) throw error;
+      return { ok: false, url, error: error.message };
+    }
+  }));
+}

@@ -1,0 +1,55 @@
+import { assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
+import { InvalidInputError } from "../errors.ts";
+import { normalizeDestination } from "./destination.ts";
+
+const host = "sho.rt";
+
+Deno.test("a destination without a scheme gets https://", () => {
+  assertEquals(normalizeDestination("example.com", host), "https://example.com");
+  assertEquals(normalizeDestination("  example.com/a?b=c  ", host), "https://example.com/a?b=c");
+  assertEquals(normalizeDestination("example.com:8080/x", host), "https://example.com:8080/x");
+});
+
+Deno.test("a destination keeps its scheme, path and trailing slash", () => {
+  assertEquals(normalizeDestination("http://example.com", host), "http://example.com");
+  assertEquals(normalizeDestination("https://example.com/", host), "https://example.com/");
+  assertEquals(normalizeDestination("HTTPS://Example.COM/Path", host), "https://example.com/Path");
+  assertEquals(normalizeDestination("https://example.com?q=1", host), "https://example.com/?q=1");
+  assertEquals(normalizeDestination("http://93.184.216.34/x", host), "http://93.184.216.34/x");
+  assertEquals(normalizeDestination("http://[2001:db8::1]/", host), "http://[2001:db8::1]/");
+});
+
+Deno.test("a destination is stored encoded", () => {
+  assertEquals(
+    normalizeDestination("https://bücher.example/straße?q=ü", host),
+    "https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%BC",
+  );
+});
+
+Deno.test("bad destinations are refused with a sentence", async () => {
+  const cases: [string, string][] = [
+    ["", "must not be empty"],
+    ["   ", "must not be empty"],
+    ["javascript:alert(1)", "not a valid address"],
+    ["ftp://example.com/file", "http or https"],
+    ["file:///etc/passwd", "http or https"],
+    ["data://text/html,hi", "http or https"],
+    ["https://", "not a valid address"],
+    ["https://localhost/", "host name with a domain"],
+    ["intranet", "host name with a domain"],
+    ["https://exa mple.com", "spaces or control"],
+    ["https://example.com/\nLocation: x", "spaces or control"],
+    ["https://user:pw@example.com/", "user name or password"],
+    ["https://sho.rt/abc", "back to this service"],
+    ["https://www.sho.rt/abc", "back to this service"],
+    ["sho.rt.", "back to this service"],
+    [`https://example.com/${"a".repeat(4100)}`, "at most 4096"],
+  ];
+  for (const [input, message] of cases) {
+    await assertRejects(
+      () => Promise.resolve().then(() => normalizeDestination(input, host)),
+      InvalidInputError,
+      message,
+    );
+  }
+});
