@@ -47,7 +47,9 @@ export async function startServer(
     hostname: config.hostname,
     onListen: (addr) => {
       if (!options.quiet) {
-        console.log(`lapse listening on ${config.baseUrl} (${addr.hostname}:${addr.port})`);
+        console.log(
+          `lapse listening on ${config.baseUrl} (${addr.hostname}:${addr.port}, pid ${Deno.pid})`,
+        );
       }
     },
   }, app.fetch);

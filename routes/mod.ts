@@ -7,7 +7,7 @@ import { serveStatic } from "hono/deno";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { bodyLimit } from "./_middleware/body_limit.ts";
 import { cors } from "./_middleware/cors.ts";
-import { handleErrors } from "./_middleware/errors.ts";
+import { handleErrors } from "./_middleware/errors.tsx";
 import { notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
 import * as bulk from "./api/bulk.ts";

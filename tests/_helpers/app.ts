@@ -64,7 +64,11 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
         body: typeof body === "string" ? body : JSON.stringify(body),
       }, client),
     [Symbol.asyncDispose]() {
-      kv.close();
+      try {
+        kv.close();
+      } catch {
+        // A test that takes the store down has closed it already.
+      }
       return Promise.resolve();
     },
   };

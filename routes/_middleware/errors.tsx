@@ -1,5 +1,6 @@
 /**
- * The one place errors become responses: domain errors to their status and `{error}` JSON.
+ * The one place errors become responses: domain errors to their status and `{error}` JSON
+ * under `/api/`, and to an error page elsewhere.
  * @module
  */
 import type { Context, ErrorHandler } from "hono";
@@ -16,6 +17,8 @@ import {
   StoreUnavailableError,
   WrongPasswordError,
 } from "../../lib/errors.ts";
+import { ErrorPage } from "../../components/ErrorPage.tsx";
+import { renderPage } from "../_lib/html.ts";
 
 type ErrorStatus = 400 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 503;
 
@@ -48,12 +51,19 @@ export function handleErrors(options: ErrorOptions = {}): ErrorHandler {
   return function handleErrors(error, c) {
     if (error instanceof DomainError) return domainErrorResponse(c, error, log);
     if (error instanceof HTTPException) {
-      const status = error.status;
-      return c.json({ error: error.message || "request refused" }, status);
+      return respond(c, error.status, { error: error.message || "request refused" });
     }
     log(`${c.req.method} ${c.req.path} failed:`, error);
-    return c.json({ error: "internal error, the request was not completed" }, 500);
+    return respond(c, 500, { error: "internal error, the request was not completed" });
   };
+}
+
+/** The error as JSON on an API path, or as a page with the same sentence elsewhere. */
+function respond(c: Context, status: number, body: { error: string }): Response {
+  if (c.req.path.startsWith("/api/")) return c.json(body, status as ErrorStatus);
+  return renderPage(<ErrorPage status={status} message={body.error} />, status, {
+    "Cache-Control": "no-store",
+  });
 }
 
 function domainErrorResponse(
@@ -71,7 +81,7 @@ function domainErrorResponse(
     c.header("RateLimit-Remaining", "0");
     c.header("RateLimit-Reset", String(error.retryAfterSeconds));
   }
-  if (error instanceof LinkExpiredError) {
+  if (error instanceof LinkExpiredError && c.req.path.startsWith("/api/")) {
     return c.json({
       error: error.message,
       slug: error.slug,
@@ -79,5 +89,5 @@ function domainErrorResponse(
       expiresAt: new Date(error.expiresAt).toISOString(),
     }, status);
   }
-  return c.json({ error: error.message }, status);
+  return respond(c, status, { error: error.message });
 }

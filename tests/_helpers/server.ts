@@ -1,0 +1,98 @@
+/**
+ * Running the real service as a child process, as `deno task start` does.
+ * @module
+ */
+
+/** A service process and where it listens. */
+export interface ServiceProcess extends AsyncDisposable {
+  /** Its base URL, e.g. `http://127.0.0.1:41234`. */
+  origin: string;
+  /** The child process (`deno task`). */
+  child: Deno.ChildProcess;
+  /** The server's own process id, which `deno task` runs as its child. */
+  pid: number;
+  /** Everything it has written so far. */
+  output(): string;
+  /** Sends `signal` and waits for the exit status. */
+  stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
+}
+
+function signalProcess(pid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** A port nothing listens on right now. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/** Options of {@linkcode startService}. */
+export interface StartServiceOptions {
+  /** Environment of the service; PORT, HOSTNAME and BASE_URL are filled in. */
+  env?: Record<string, string>;
+  /** The task to run; default `start`. */
+  task?: string;
+  /** Most time to wait for it to listen, in ms; default 30 s. */
+  timeoutMs?: number;
+}
+
+/** Starts `deno task start` on a free port and waits until it answers. */
+export async function startService(options: StartServiceOptions = {}): Promise<ServiceProcess> {
+  const port = freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", options.task ?? "start"],
+    cwd: new URL("../../", import.meta.url),
+    env: { PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: origin, ...options.env },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let output = "";
+  const decoder = new TextDecoder();
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) output += decoder.decode(chunk, { stream: true });
+  };
+  const pumping = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  while (!output.includes("listening on")) {
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      await child.status;
+      await pumping;
+      throw new Error(`the service did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const pid = Number(/pid (\d+)\)/.exec(output)?.[1]);
+  let status: Promise<Deno.CommandStatus> | null = null;
+  const stop = async (signal: Deno.Signal = "SIGTERM") => {
+    if (!status) {
+      // `deno task` passes SIGTERM and SIGINT on to the server; SIGKILL goes to the server
+      // itself, since a killed `deno task` could pass nothing on.
+      signalProcess(signal === "SIGKILL" ? pid : child.pid, signal);
+      status = child.status;
+    }
+    const result = await status;
+    await pumping;
+    return result;
+  };
+  return {
+    origin,
+    child,
+    pid,
+    output: () => output,
+    stop,
+    async [Symbol.asyncDispose]() {
+      const timer = setTimeout(() => signalProcess(pid, "SIGKILL"), 5000);
+      await stop("SIGTERM");
+      clearTimeout(timer);
+    },
+  };
+}

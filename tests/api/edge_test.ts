@@ -1,0 +1,128 @@
+import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
+import { testApp } from "../_helpers/app.ts";
+import { isReservedSlug } from "../../lib/links/mod.ts";
+import { topLevelSegments } from "../../routes/mod.ts";
+
+/** Every API path and the methods it answers. */
+const API_METHODS: Record<string, string[]> = {
+  "/api/create": ["POST"],
+  "/api/bulk": ["POST"],
+  "/api/unlock": ["POST"],
+  "/api/check": ["GET", "HEAD"],
+  "/api/remove": ["DELETE"],
+  "/api/unshorten": ["GET", "HEAD"],
+  "/api/links": ["GET", "HEAD"],
+  "/api/export": ["GET", "HEAD"],
+  "/api/version": ["GET", "HEAD"],
+  "/api/changelog": ["GET", "HEAD"],
+  "/api/sweep": ["GET", "HEAD", "DELETE", "POST"],
+};
+
+const ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+Deno.test("every API path answers an OPTIONS preflight with its methods", async () => {
+  await using t = await testApp();
+  for (const [path, methods] of Object.entries(API_METHODS)) {
+    const res = await t.request(path, {
+      method: "OPTIONS",
+      headers: { Origin: "https://else.example", "Access-Control-Request-Method": methods[0]! },
+    });
+    assertEquals(res.status, 204, path);
+    assertEquals(res.headers.get("access-control-allow-origin"), "*");
+    assertEquals(
+      res.headers.get("access-control-allow-methods"),
+      [...methods, "OPTIONS"].join(", "),
+      path,
+    );
+    assertEquals(res.headers.get("access-control-allow-headers"), "Content-Type");
+  }
+});
+
+Deno.test("a wrong method answers 405 with Allow and a JSON error", async () => {
+  await using t = await testApp();
+  for (const [path, methods] of Object.entries(API_METHODS)) {
+    for (const method of ALL_METHODS.filter((m) => !methods.includes(m))) {
+      const res = await t.request(path, { method });
+      assertEquals(res.status, 405, `${method} ${path}`);
+      assertEquals(res.headers.get("allow"), [...methods, "OPTIONS"].join(", "));
+      assertEquals(res.headers.get("access-control-allow-origin"), "*");
+      assertStringIncludes((await res.json()).error, "method not allowed");
+    }
+  }
+});
+
+Deno.test("unknown API paths answer a JSON 404", async () => {
+  await using t = await testApp();
+  for (const path of ["/api/nope", "/api", "/api/", "/api/create/extra", "/api/links/1"]) {
+    for (const method of ["GET", "POST", "OPTIONS"]) {
+      const res = await t.request(path, { method });
+      assertEquals(res.status, 404, `${method} ${path}`);
+      assertEquals(res.headers.get("content-type"), "application/json");
+      assertEquals(res.headers.get("access-control-allow-origin"), "*");
+      assertStringIncludes((await res.json()).error, "no such endpoint");
+    }
+  }
+});
+
+Deno.test("every response carries Access-Control-Allow-Origin", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com", slug: "cors" });
+  const responses = [
+    await t.request("/cors"),
+    await t.request("/nothing"),
+    await t.request("/api/check?slug=cors"),
+    await t.request("/api/check"),
+    await t.json("/api/create", "{bad"),
+    await t.request("/static/style.css"),
+    await t.request("/api/version"),
+  ];
+  for (const res of responses) {
+    assertEquals(res.headers.get("access-control-allow-origin"), "*", res.url);
+  }
+});
+
+Deno.test("every body-taking endpoint refuses more than 64 KiB with 413", async () => {
+  await using t = await testApp();
+  const big = JSON.stringify({ filler: "x".repeat(65 * 1024) });
+  for (const path of ["/api/create", "/api/bulk", "/api/unlock", "/api/sweep"]) {
+    const res = await t.json(path, big);
+    assertEquals(res.status, 413, path);
+    assertEquals(await res.json(), { error: "request body must be at most 64 KiB" });
+  }
+});
+
+Deno.test("every top-level route of the app is a reserved word", async () => {
+  await using t = await testApp();
+  const segments = topLevelSegments(t.app);
+  assert(segments.includes("api"));
+  assert(segments.includes("static"));
+  for (const segment of segments) assert(isReservedSlug(segment), segment);
+});
+
+Deno.test("a store that is down gives 503 JSON errors, and version and changelog still answer", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com", slug: "before" });
+  t.store.kv.close();
+  const failing: [string, RequestInit?][] = [
+    ["/api/create", { method: "POST", body: JSON.stringify({ url: "example.com" }) }],
+    ["/api/bulk", { method: "POST", body: JSON.stringify({ urls: ["example.com"] }) }],
+    ["/api/check?slug=before"],
+    ["/api/unshorten?slug=before"],
+    ["/api/links"],
+    ["/api/export"],
+    ["/api/remove?slug=before", { method: "DELETE" }],
+    ["/api/sweep"],
+    ["/api/unlock", { method: "POST", body: JSON.stringify({ slug: "before", pass: "x" }) }],
+  ];
+  for (const [path, init] of failing) {
+    const res = await t.request(path, init);
+    assertEquals(res.status, 503, path);
+    assertEquals(res.headers.get("content-type"), "application/json");
+    assertEquals(await res.json(), { error: "storage is unavailable, try again shortly" });
+  }
+  const page = await t.request("/before");
+  assertEquals(page.status, 503);
+  assertStringIncludes(await page.text(), "storage is unavailable");
+  assertEquals((await t.request("/api/version")).status, 200);
+  assertEquals((await t.request("/api/changelog")).status, 200);
+});

@@ -1,0 +1,243 @@
+import {
+  assert,
+  assertEquals,
+  assertNotIncludes,
+  assertStringIncludes,
+} from "../_helpers/assert.ts";
+import { type TestApp, testApp } from "../_helpers/app.ts";
+
+const SECRET_URL = "https://secret.example/hidden-path";
+
+async function makeLocked(t: TestApp, slug = "locked", pass = "open sesame") {
+  const res = await t.json("/api/create", { url: SECRET_URL, slug, pass, title: "Locked" });
+  assertEquals(res.status, 201);
+  return await res.json();
+}
+
+async function unlock(t: TestApp, slug: string, pass: string, client?: string) {
+  return await t.json("/api/unlock", { slug, pass }, { client });
+}
+
+function cookieOf(res: Response): string {
+  const header = res.headers.get("set-cookie") ?? "";
+  return header.split(";")[0]!;
+}
+
+Deno.test("a locked link answers 401 with the unlock page and never the destination", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  const res = await t.request("/locked");
+  assertEquals(res.status, 401);
+  assertEquals(res.headers.get("location"), null);
+  assertEquals(res.headers.get("cache-control"), "no-store");
+  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  const html = await res.text();
+  assertStringIncludes(html, '<form method="post" action="/api/unlock"');
+  assertStringIncludes(html, 'name="pass"');
+  assertStringIncludes(html, 'name="slug" value="locked"');
+  assertNotIncludes(html, "secret.example");
+  const head = await t.request("/locked", { method: "HEAD" });
+  assertEquals(head.status, 401);
+  assertEquals(await head.text(), "");
+  assertEquals(head.headers.get("location"), null);
+});
+
+Deno.test("POST /api/unlock sets the cookie, and the link then redirects", async () => {
+  await using t = await testApp();
+  const link = await makeLocked(t);
+  const res = await unlock(t, "locked", "open sesame");
+  assertEquals(res.status, 200);
+  assertEquals(await res.json(), { ok: true, slug: "locked" });
+  const setCookie = res.headers.get("set-cookie") ?? "";
+  assertStringIncludes(setCookie, "unlock_locked=");
+  assertStringIncludes(setCookie, "HttpOnly");
+  assertStringIncludes(setCookie, "SameSite=Lax");
+  assertStringIncludes(setCookie, "Path=/");
+  assertStringIncludes(setCookie, `Max-Age=${7 * 86400}`);
+  assertStringIncludes(setCookie, `Expires=${new Date(link.expiresAt).toUTCString()}`);
+  assertNotIncludes(setCookie, "Secure");
+  assertNotIncludes(setCookie, "open sesame");
+  assertNotIncludes(setCookie, "secret.example");
+  const follow = await t.request("/locked", { headers: { Cookie: cookieOf(res) } });
+  assertEquals(follow.status, 302);
+  assertEquals(follow.headers.get("location"), SECRET_URL);
+  const unshorten = await t.request("/api/unshorten?slug=locked", {
+    headers: { Cookie: cookieOf(res) },
+  });
+  assertEquals((await unshorten.json()).url, SECRET_URL);
+  const listed = await t.request("/api/links", { headers: { Cookie: cookieOf(res) } });
+  assertEquals((await listed.json())[0].url, SECRET_URL);
+});
+
+Deno.test("the unlock cookie is Secure when the service is served over https", async () => {
+  await using t = await testApp({ env: { BASE_URL: "https://sho.rt" } });
+  await makeLocked(t);
+  assertStringIncludes(
+    (await unlock(t, "locked", "open sesame")).headers.get("set-cookie") ?? "",
+    "Secure",
+  );
+});
+
+Deno.test("POST /api/unlock answers 403, 404 and 400 as the contract says", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  await t.json("/api/create", { url: "example.com", slug: "open-link" });
+  const wrong = await unlock(t, "locked", "nope");
+  assertEquals(wrong.status, 403);
+  assertEquals(await wrong.json(), { error: "wrong password" });
+  assertEquals(wrong.headers.get("set-cookie"), null);
+  const unknown = await unlock(t, "nothing", "x");
+  assertEquals(unknown.status, 404);
+  assertEquals((await unknown.json()).error, 'no link with slug "nothing"');
+  const open = await unlock(t, "open-link", "x");
+  assertEquals(open.status, 400);
+  assertEquals((await open.json()).error, 'link "open-link" is not protected');
+  for (
+    const [body, error] of [
+      [{ slug: "locked" }, "pass is required"],
+      [{ pass: "x" }, "slug is required"],
+      [{ slug: "a b", pass: "x" }, "invalid slug"],
+      [{ slug: "locked", pass: "" }, "pass must not be empty"],
+      [{ slug: 3, pass: "x" }, "slug must be a string"],
+    ] as const
+  ) {
+    const res = await t.json("/api/unlock", body, { client: "198.51.100.20" });
+    assertEquals(res.status, 400, JSON.stringify(body));
+    assertEquals(await res.json(), { error });
+  }
+});
+
+Deno.test("a form post to /api/unlock answers 303 to the link", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  const res = await t.request("/api/unlock", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ slug: "locked", pass: "open sesame" }),
+  });
+  assertEquals(res.status, 303);
+  assertEquals(res.headers.get("location"), "/locked");
+  assertStringIncludes(res.headers.get("set-cookie") ?? "", "unlock_locked=");
+});
+
+Deno.test("a browser form with a wrong password sees the form again with the reason", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  const res = await t.request("/api/unlock", {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Accept: "text/html,application/xhtml+xml",
+    },
+    body: new URLSearchParams({ slug: "locked", pass: "wrong" }),
+  });
+  assertEquals(res.status, 403);
+  const html = await res.text();
+  assertStringIncludes(html, "wrong password");
+  assertStringIncludes(html, 'action="/api/unlock"');
+  assertNotIncludes(html, "secret.example");
+});
+
+Deno.test("forged, tampered, expired and other links' cookies unlock nothing", async () => {
+  await using t = await testApp();
+  await makeLocked(t, "locked");
+  await makeLocked(t, "other");
+  const good = cookieOf(await unlock(t, "locked", "open sesame"));
+  const otherCookie = cookieOf(await unlock(t, "other", "open sesame"));
+  const token = good.split("=")[1]!;
+  const [id, expires, mac] = token.split(".");
+  const forged = [
+    "unlock_locked=forged",
+    `unlock_locked=${id}.${Number(expires) + 86_400_000}.${mac}`,
+    `unlock_locked=${id}.${expires}.${mac!.replace(/^./, (c) => (c === "A" ? "B" : "A"))}`,
+    `unlock_locked=${otherCookie.split("=")[1]}`,
+    otherCookie,
+    "unlock_locked=",
+  ];
+  for (const cookie of forged) {
+    const res = await t.request("/locked", { headers: { Cookie: cookie } });
+    assertEquals(res.status, 401, cookie);
+  }
+  // Past the link's deadline the cookie is worthless too (and the link is gone).
+  t.advance(7 * 86_400_000);
+  assertEquals((await t.request("/locked", { headers: { Cookie: good } })).status, 404);
+});
+
+Deno.test("a cookie of a removed link does not unlock a new link of the same name", async () => {
+  await using t = await testApp();
+  await makeLocked(t, "reused", "first");
+  const cookie = cookieOf(await unlock(t, "reused", "first"));
+  assertEquals((await t.request("/api/remove?slug=reused", { method: "DELETE" })).status, 200);
+  await makeLocked(t, "reused", "second");
+  assertEquals((await t.request("/reused", { headers: { Cookie: cookie } })).status, 401);
+});
+
+Deno.test("deleting a protected link needs no password", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  const res = await t.request("/api/remove?slug=locked", { method: "DELETE" });
+  assertEquals(res.status, 200);
+  assertEquals(await res.json(), { ok: true, slug: "locked" });
+  assertEquals((await t.request("/locked")).status, 404);
+});
+
+Deno.test("unlock attempts are limited to 10 a minute per client", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  for (let i = 0; i < 10; i++) assertEquals((await unlock(t, "locked", `guess${i}`)).status, 403);
+  const refused = await unlock(t, "locked", "open sesame");
+  assertEquals(refused.status, 429);
+  assertEquals(refused.headers.get("ratelimit-limit"), "10");
+  assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.3")).status, 200);
+});
+
+Deno.test("unlock attempts on one link are capped at 30 per 10 minutes across clients", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  for (let i = 0; i < 30; i++) {
+    assertEquals((await unlock(t, "locked", "guess", `198.51.100.${i}`)).status, 403);
+  }
+  const refused = await unlock(t, "locked", "open sesame", "203.0.113.99");
+  assertEquals(refused.status, 429);
+  assertStringIncludes((await refused.json()).error, "30 requests per 10 minutes");
+  t.advance(10 * 60_000);
+  assertEquals((await unlock(t, "locked", "open sesame", "203.0.113.99")).status, 200);
+});
+
+Deno.test("no response reveals a protected destination without its cookie", async () => {
+  await using t = await testApp();
+  const seen: string[] = [];
+  const record = async (res: Response | Promise<Response>) => {
+    const response = await res;
+    seen.push(`${response.status} ${[...response.headers].join(" ")} ${await response.text()}`);
+  };
+  await record(t.json("/api/create", { url: SECRET_URL, slug: "locked", pass: "pw", title: "T" }));
+  await record(
+    t.json("/api/bulk", { urls: [SECRET_URL, { url: SECRET_URL, slug: "bulk-1" }], pass: "pw" }),
+  );
+  await record(t.json("/api/create", { url: SECRET_URL, slug: "locked", pass: "pw" }));
+  await record(t.request("/locked"));
+  await record(t.request("/locked", { method: "HEAD" }));
+  await record(t.request("/api/links"));
+  await record(t.request("/api/export"));
+  await record(t.request("/api/export?format=csv"));
+  await record(t.request("/api/export?format=json"));
+  await record(t.request("/api/unshorten?slug=locked"));
+  await record(t.request("/api/unshorten?slug=http://sho.rt/locked"));
+  await record(t.request("/api/check?slug=locked"));
+  await record(t.json("/api/unlock", { slug: "locked", pass: "wrong" }));
+  await record(t.request("/api/stats"));
+  await record(t.request("/api/sweep"));
+  t.advance(7 * 86_400_000 + 1);
+  await record(t.request("/locked"));
+  await record(t.request("/locked", { method: "HEAD" }));
+  await record(t.request("/api/unshorten?slug=locked"));
+  await record(t.request("/api/sweep"));
+  await record(t.request("/api/sweep", { method: "DELETE" }));
+  await record(t.json("/api/sweep", { confirm: "sweep" }));
+  await record(t.request("/locked"));
+  assert(seen.length >= 20);
+  for (const response of seen) {
+    assertNotIncludes(response, "secret.example", `leaked in: ${response.slice(0, 300)}`);
+  }
+});
