@@ -4,6 +4,7 @@
  * @module
  */
 import { Parser } from "htmlparser2";
+import { concatBytes } from "./_bytes.ts";
 import { charsetOfContentType, chooseDecoder, SNIFF_BYTES } from "./charset.ts";
 
 /** The fields a preview reads from a page; `""` where the page says nothing usable. */
@@ -140,7 +141,7 @@ export async function readHeadFields(
       head.write(decoder.decode(part, { stream: true }));
     } else {
       // Hold the first bytes back until there are enough to look for a `<meta>` charset.
-      start = concat(start, part);
+      start = concatBytes(start, part);
       if (start.length < SNIFF_BYTES && read < options.maxBytes) continue;
       decoder = chooseDecoder(declared, start);
       head.write(decoder.decode(start, { stream: true }));
@@ -186,11 +187,4 @@ function readMeta(attributes: Record<string, string>, metas: Map<string, string>
 function isCanonicalLink(attributes: Record<string, string>): boolean {
   return Boolean(attributes.href) &&
     (attributes.rel ?? "").toLowerCase().split(/\s+/).includes("canonical");
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
 }

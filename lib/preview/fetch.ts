@@ -7,6 +7,7 @@
  * changes between the check and the connection therefore changes nothing.
  * @module
  */
+import { concatBytes } from "./_bytes.ts";
 import type { Target } from "./target.ts";
 
 /** Opens a TCP connection to a checked `address` (an IP literal) and `port`. */
@@ -70,7 +71,8 @@ export async function openPage(
   options: OpenPageOptions,
 ): Promise<PageResponse> {
   const { signal } = options;
-  let conn: Deno.Conn = await connect(target, options);
+  const tcp = await connect(target, options);
+  let conn: Deno.Conn = tcp;
   const close = () => {
     signal.removeEventListener("abort", close);
     try {
@@ -83,7 +85,7 @@ export async function openPage(
   signal.addEventListener("abort", close, { once: true });
   try {
     if (target.tls) {
-      const handshake = Deno.startTls(conn as Deno.TcpConn, {
+      const handshake = Deno.startTls(tcp, {
         hostname: target.hostname,
         caCerts: options.caCerts,
       });
@@ -267,10 +269,7 @@ class ByteReader {
       this.#ended = true;
       return false;
     }
-    const joined = new Uint8Array(this.#buffer.length + count);
-    joined.set(this.#buffer);
-    joined.set(chunk.subarray(0, count), this.#buffer.length);
-    this.#buffer = joined;
+    this.#buffer = concatBytes(this.#buffer, chunk.subarray(0, count));
     return true;
   }
 }

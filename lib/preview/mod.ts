@@ -8,7 +8,7 @@
  */
 import { parseWebAddress } from "../links/destination.ts";
 import { mimeTypeOf } from "./charset.ts";
-import { type PageFields, readHeadFields } from "./extract.ts";
+import { absoluteUrl, type PageFields, readHeadFields } from "./extract.ts";
 import { type Dialer, dialWithDeno, io, openPage, UnreachableError } from "./fetch.ts";
 import { checkTarget, type Resolver, resolveWithDns } from "./target.ts";
 
@@ -133,16 +133,12 @@ async function visit(
 
 /** Where a redirect leads, if it is an http(s) URL; credentials in it are dropped. */
 function redirectTarget(location: string | undefined, from: URL): URL | null {
-  if (!location) return null;
-  try {
-    const url = new URL(location, from);
-    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-    url.username = "";
-    url.password = "";
-    return url;
-  } catch {
-    return null;
-  }
+  const href = location ? absoluteUrl(location, from) : null;
+  if (href === null) return null;
+  const url = new URL(href);
+  url.username = "";
+  url.password = "";
+  return url;
 }
 
 function emptyPreview(url: URL): PagePreview {

@@ -3,6 +3,7 @@ import { type TestApp, testApp } from "../_helpers/app.ts";
 import {
   bytesOf,
   closedPort,
+  type FakeAnswer,
   type FakeNetwork,
   fakeNetwork,
   openTrap,
@@ -147,7 +148,7 @@ function servePages() {
         '<head><meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"><title>',
       );
       const title = new Uint8Array([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]); // 日本語
-      return html(concat(start, title, bytesOf("</title></head>")), {
+      return html(new Uint8Array([...start, ...title, ...bytesOf("</title></head>")]), {
         headers: { "content-type": "text/html" },
       });
     }
@@ -188,16 +189,6 @@ function endlessHead(): ReadableStream<Uint8Array> {
   });
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
-}
-
 /** `secure.example` over TLS. */
 function serveSecure() {
   const server = Deno.serve(
@@ -217,7 +208,7 @@ interface World extends AsyncDisposable {
   trap: Trap;
   pages: ReturnType<typeof servePages>;
   /** Names the fake resolver knows; tests may add. */
-  names: Record<string, string[] | ((lookup: number) => string[])>;
+  names: Record<string, FakeAnswer>;
   /** Addresses and the local ports they reach; tests may add. */
   routes: Record<string, number>;
   /** `GET /api/preview?url=<url>`. */
@@ -542,9 +533,9 @@ Deno.test("GET /api/preview reads chunk extensions, split characters and bodies 
     await writeAll(conn, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n");
     await writeAll(conn, "Transfer-Encoding: chunked\r\n\r\n");
     await writeAll(conn, `${cut.toString(16)};name=value\r\n`);
-    await writeAll(conn, concat(cafe.subarray(0, cut), bytesOf("\r\n")));
+    await writeAll(conn, new Uint8Array([...cafe.subarray(0, cut), 13, 10]));
     await writeAll(conn, `${(cafe.length - cut).toString(16)}\r\n`);
-    await writeAll(conn, concat(cafe.subarray(cut), bytesOf("\r\n0\r\n\r\n")));
+    await writeAll(conn, new Uint8Array([...cafe.subarray(cut), ...bytesOf("\r\n0\r\n\r\n")]));
   });
   await using closed = rawServer(async (conn) => {
     await writeAll(conn, "HTTP/1.0 200 OK\r\ncontent-type: TEXT/HTML\r\n\r\n<title>Until close");
