@@ -78,6 +78,17 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/** Why a preview was refused: a name that is not public, an inner address, or an odd port. */
+export type PreviewRefusal = "host" | "private" | "port";
+
+/** A preview was refused because its address, or one of its redirects, points inward. */
+export class PreviewRefusedError extends DomainError {
+  /** Builds the error for `reason`, with a sentence saying what was refused. */
+  constructor(readonly reason: PreviewRefusal, message: string) {
+    super(message);
+  }
+}
+
 /** The store did not answer, or answered with a failure. */
 export class StoreUnavailableError extends DomainError {
   /** Wraps the store's own error as `cause`. */

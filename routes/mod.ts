@@ -16,6 +16,7 @@ import * as check from "./api/check.ts";
 import * as create from "./api/create.ts";
 import * as exportApi from "./api/export.ts";
 import * as links from "./api/links.ts";
+import * as preview from "./api/preview.ts";
 import * as remove from "./api/remove.ts";
 import * as sweep from "./api/sweep.ts";
 import * as unlock from "./api/unlock.tsx";
@@ -35,6 +36,7 @@ const API: Readonly<Record<string, RouteModule>> = {
   "/api/check": check,
   "/api/remove": remove,
   "/api/unshorten": unshorten,
+  "/api/preview": preview,
   "/api/links": links,
   "/api/export": exportApi,
   "/api/version": version,

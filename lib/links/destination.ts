@@ -12,14 +12,22 @@ const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 // deno-lint-ignore no-control-regex
 const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
 
+/** An address as given by a person, parsed: see {@linkcode parseWebAddress}. */
+export interface WebAddress {
+  /** The parsed URL. */
+  url: URL;
+  /** The trimmed input, with `https://` prepended when it had no `scheme://`. */
+  given: string;
+}
+
 /**
- * Normalizes a destination: trims it, prepends `https://` when it has no `scheme://`, and
- * accepts only http(s) URLs with a real host that is not the service itself.
+ * Parses an address a person typed: trims it, prepends `https://` when it has no `scheme://`,
+ * and accepts only http(s) URLs without a user name or password, at most
+ * {@linkcode MAX_DESTINATION_LENGTH} characters long.
  *
- * Returns the URL as it will be stored and redirected to (encoded, lower-case host); a bare
- * origin keeps its lack of a trailing slash.
+ * Throws {@linkcode InvalidInputError} naming the problem.
  */
-export function normalizeDestination(raw: string, serviceHost: string): string {
+export function parseWebAddress(raw: string): WebAddress {
   const trimmed = raw.trim();
   if (trimmed === "") throw new InvalidInputError("url must not be empty");
   if (trimmed.length > MAX_DESTINATION_LENGTH) {
@@ -28,10 +36,10 @@ export function normalizeDestination(raw: string, serviceHost: string): string {
   if (CONTROL_OR_SPACE.test(trimmed)) {
     throw new InvalidInputError("url must not contain spaces or control characters");
   }
-  const candidate = HAS_SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`;
+  const given = HAS_SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`;
   let url: URL;
   try {
-    url = new URL(candidate);
+    url = new URL(given);
   } catch {
     throw new InvalidInputError("url is not a valid address");
   }
@@ -41,6 +49,18 @@ export function normalizeDestination(raw: string, serviceHost: string): string {
   if (url.username || url.password) {
     throw new InvalidInputError("url must not contain a user name or password");
   }
+  return { url, given };
+}
+
+/**
+ * Normalizes a destination: parses it with {@linkcode parseWebAddress} and accepts only a real
+ * host that is not the service itself.
+ *
+ * Returns the URL as it will be stored and redirected to (encoded, lower-case host); a bare
+ * origin keeps its lack of a trailing slash.
+ */
+export function normalizeDestination(raw: string, serviceHost: string): string {
+  const { url, given } = parseWebAddress(raw);
   if (!hasRealHost(url.hostname)) {
     throw new InvalidInputError("url must have a host name with a domain, or an IP address");
   }
@@ -50,7 +70,7 @@ export function normalizeDestination(raw: string, serviceHost: string): string {
   }
   let href = url.href;
   const bareOrigin = url.pathname === "/" && !url.search && !url.hash &&
-    !/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*\/$/.test(candidate);
+    !/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*\/$/.test(given);
   if (bareOrigin) href = href.slice(0, -1);
   if (href.length > MAX_DESTINATION_LENGTH) {
     throw new InvalidInputError(`url must be at most ${MAX_DESTINATION_LENGTH} characters`);

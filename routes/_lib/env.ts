@@ -4,6 +4,7 @@
  */
 import type { Config } from "../../fresh.config.ts";
 import type { Store } from "../../lib/kv/store.ts";
+import type { PreviewOptions } from "../../lib/preview/mod.ts";
 
 /** The service's dependencies, handed to every route factory. */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   store: Store;
   /** HMAC key of unlock cookies. */
   unlockKey: CryptoKey;
+  /** The network previews use; production leaves it out and gets DNS and `Deno.connect`. */
+  preview?: PreviewOptions;
 }
 
 /** The connection facts `Deno.serve` passes as the second argument of `fetch`. */

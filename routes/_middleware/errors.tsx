@@ -11,6 +11,7 @@ import {
   LinkExpiredError,
   LinkNotFoundError,
   NotProtectedError,
+  PreviewRefusedError,
   RateLimitedError,
   ReservedSlugError,
   SlugTakenError,
@@ -27,6 +28,7 @@ export function statusOf(error: DomainError): ErrorStatus {
   if (error instanceof InvalidInputError) return 400;
   if (error instanceof ReservedSlugError) return 400;
   if (error instanceof NotProtectedError) return 400;
+  if (error instanceof PreviewRefusedError) return 400;
   if (error instanceof WrongPasswordError) return 403;
   if (error instanceof LinkNotFoundError) return 404;
   if (error instanceof SlugTakenError) return 409;
@@ -88,6 +90,9 @@ function domainErrorResponse(
       expired: true,
       expiresAt: new Date(error.expiresAt).toISOString(),
     }, status);
+  }
+  if (error instanceof PreviewRefusedError) {
+    return c.json({ error: error.message, reason: error.reason }, status);
   }
   return respond(c, status, { error: error.message });
 }

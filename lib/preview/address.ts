@@ -1,0 +1,89 @@
+/**
+ * Which names and addresses a preview may reach: public host names and public unicast addresses.
+ *
+ * Both checks are allow-lists at heart: an address is public only when it is plain unicast in
+ * the global ranges, and anything ipaddr.js names (loopback, private, link-local, CGNAT,
+ * multicast, reserved, documentation, benchmarking, tunnels...) is refused.
+ * @module
+ */
+import ipaddr from "ipaddr.js";
+
+/** Name suffixes that never denote a public host (RFC 6761, RFC 6762, RFC 8375, ICANN). */
+const INNER_SUFFIXES = [".localhost", ".local", ".internal", ".home.arpa", ".test", ".invalid"];
+
+/** Global unicast IPv6 space; everything outside it is refused. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+/** IPv4-compatible IPv6 addresses (deprecated), which also hold `::` and `::1`. */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR("::/96");
+/** The well-known NAT64 prefix: the last 32 bits are the IPv4 address reached. */
+const NAT64 = ipaddr.IPv6.parseCIDR("64:ff9b::/96");
+
+/** A host name without brackets, case or trailing dots, as it is compared and sent in SNI. */
+export function bareHostName(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.+$/, "").toLowerCase();
+}
+
+/** Whether `hostname` (from a parsed URL) is an IP address literal rather than a name. */
+export function isAddressLiteral(hostname: string): boolean {
+  const bare = bareHostName(hostname);
+  return ipaddr.IPv4.isValidFourPartDecimal(bare) || ipaddr.IPv6.isValid(bare);
+}
+
+/**
+ * Whether `hostname` is a name that is not a public host: `localhost` and `*.localhost`,
+ * single-label names, names with empty labels, `.local`, `.internal`, `.home.arpa`, `.test`,
+ * `.invalid`, and the service's own host or its `www.` variant.
+ */
+export function isInnerHostName(hostname: string, serviceHost: string): boolean {
+  const name = bareHostName(hostname);
+  const service = bareHostName(serviceHost);
+  if (name === service || name === `www.${service}`) return true;
+  if (isAddressLiteral(name)) return false;
+  if (name === "localhost") return true;
+  const labels = name.split(".");
+  if (labels.length < 2 || labels.some((label) => label === "")) return true;
+  return INNER_SUFFIXES.some((suffix) => name.endsWith(suffix));
+}
+
+/**
+ * The address to connect to for `address` when it is public unicast, else `null` (also when it
+ * is not an address at all).
+ *
+ * IPv4-mapped (`::ffff:a.b.c.d`) and NAT64 (`64:ff9b::a.b.c.d`) forms are judged by the IPv4
+ * address inside; a public mapped address is dialled as plain IPv4. IPv4-compatible (`::/96`),
+ * 6to4, Teredo and the other tunnelling and special IPv6 ranges are refused outright.
+ */
+export function publicAddress(address: string): string | null {
+  const canonical = canonicalAddress(address);
+  if (canonical === null) return null;
+  const parsed = ipaddr.parse(canonical);
+  if (parsed.kind() === "ipv4") {
+    return parsed.range() === "unicast" ? parsed.toString() : null;
+  }
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return publicAddress(v6.toIPv4Address().toString());
+  if (v6.match(NAT64)) {
+    const inner = new ipaddr.IPv4(v6.toByteArray().slice(12));
+    return publicAddress(inner.toString()) === null ? null : v6.toString();
+  }
+  if (v6.match(IPV4_COMPATIBLE)) return null;
+  return v6.match(GLOBAL_UNICAST_V6) && v6.range() === "unicast" ? v6.toString() : null;
+}
+
+/**
+ * `address` in the URL standard's serialization (dotted decimal, or compressed hex IPv6), or
+ * `null` when it is not an IP address. ipaddr.js reads `::a.b.c.d` as IPv4-mapped, so the text
+ * goes through the URL parser first, which also refuses zone identifiers.
+ */
+function canonicalAddress(address: string): string | null {
+  const bare = bareHostName(address);
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${bare.includes(":") ? `[${bare}]` : bare}/`).hostname;
+  } catch {
+    return null;
+  }
+  const inner = bareHostName(hostname);
+  if (hostname.startsWith("[")) return ipaddr.IPv6.isValid(inner) ? inner : null;
+  return ipaddr.IPv4.isValidFourPartDecimal(inner) ? inner : null;
+}
