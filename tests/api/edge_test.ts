@@ -16,6 +16,7 @@ const API_METHODS: Record<string, string[]> = {
   "/api/version": ["GET", "HEAD"],
   "/api/changelog": ["GET", "HEAD"],
   "/api/sweep": ["GET", "HEAD", "DELETE", "POST"],
+  "/api/preview": ["GET", "HEAD"],
 };
 
 const ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
