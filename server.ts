@@ -15,7 +15,7 @@ export interface RunningServer {
   addr: Deno.NetAddr;
   /** Its store. */
   store: Store;
-  /** Stops accepting, finishes what is in flight, and closes the store. */
+  /** Stops accepting, finishes what is in flight, flushes the clicks, closes the store. */
   stop(): Promise<void>;
   /** Stops gracefully on SIGTERM or SIGINT. */
   stopOnSignals(): void;
@@ -35,7 +35,9 @@ export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const store = await openStore(config.kvPath, { ttlMs: config.linkTtlMs });
-  const app = createApp(await createDeps(config, store));
+  const deps = await createDeps(config, store);
+  const app = createApp(deps);
+  deps.clicks.start();
   if (options.cron ?? true) {
     Deno.cron("sweep expired links", "0 * * * *", async () => {
       const report = await sweepExpiredLinks(store);
@@ -56,7 +58,8 @@ export async function startServer(
   let stopping: Promise<void> | null = null;
   const stop = () =>
     stopping ??= (async () => {
-      await server.shutdown();
+      await server.shutdown(); // stop accepting, finish requests in flight
+      await deps.clicks.stop(); // write every recorded visit
       store.kv.close();
     })();
   return {

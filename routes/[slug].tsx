@@ -3,9 +3,10 @@
  * an expired or unknown one the 404 page.
  * @module
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { UnlockPage } from "../components/UnlockPage.tsx";
-import { isReservedSlug, isSlugLike, lookupLink } from "../lib/links/mod.ts";
+import { type DatedLinkRecord, isReservedSlug, isSlugLike, lookupLink } from "../lib/links/mod.ts";
+import { clientAddress } from "./_lib/client.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
@@ -16,6 +17,24 @@ export const REDIRECT_HEADERS: Readonly<Record<string, string>> = {
   "Referrer-Policy": "unsafe-url",
   "Cache-Control": "no-store",
 };
+
+// Headers a trusted proxy may set to the client's country, in order of preference.
+const COUNTRY_HEADERS = ["cf-ipcountry", "x-vercel-ip-country", "x-country-code"];
+
+/** Records the visit for the click figures; tracking never breaks a redirect. */
+function recordVisit(c: Context<AppEnv>, deps: AppDeps, record: DatedLinkRecord): void {
+  try {
+    const trusted = deps.config.trustProxy;
+    deps.clicks.record(record, {
+      userAgent: c.req.header("user-agent") ?? "",
+      referer: c.req.header("referer") ?? "",
+      client: clientAddress(c, trusted),
+      country: trusted ? COUNTRY_HEADERS.map((name) => c.req.header(name)).find(Boolean) ?? "" : "",
+    });
+  } catch (error) {
+    console.error("recording a click failed:", error);
+  }
+}
 
 /** The route. */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
@@ -28,6 +47,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     if (record.passHash !== null && !(await isUnlocked(c, deps, record))) {
       return renderPage(<UnlockPage slug={slug} />, 401, { "Cache-Control": "no-store" });
     }
+    if (c.req.method !== "HEAD") recordVisit(c, deps, record);
     return new Response(null, {
       status: 302,
       headers: { Location: record.url, ...REDIRECT_HEADERS },

@@ -18,6 +18,7 @@ import * as exportApi from "./api/export.ts";
 import * as links from "./api/links.ts";
 import * as preview from "./api/preview.ts";
 import * as remove from "./api/remove.ts";
+import * as stats from "./api/stats.ts";
 import * as sweep from "./api/sweep.ts";
 import * as unlock from "./api/unlock.tsx";
 import * as unshorten from "./api/unshorten.ts";
@@ -38,6 +39,7 @@ const API: Readonly<Record<string, RouteModule>> = {
   "/api/unshorten": unshorten,
   "/api/preview": preview,
   "/api/links": links,
+  "/api/stats": stats,
   "/api/export": exportApi,
   "/api/version": version,
   "/api/changelog": changelogApi,

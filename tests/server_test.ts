@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "./_helpers/assert.ts";
 import { startService } from "./_helpers/server.ts";
+import { DESKTOP_UA } from "./_helpers/visits.ts";
 
 Deno.test("deno task start serves the API over HTTP on its KV file and stops on SIGTERM", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lapse-server-" });
@@ -108,6 +109,37 @@ Deno.test("deno task import loads legacy links, and deno task sweep dates them",
     });
     const missing = await run(["import"]);
     assertEquals(missing.code, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("SIGTERM right after 100 visits loses none of them", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lapse-server-" });
+  try {
+    const env = { KV_PATH: `${dir}/links.kv` };
+    {
+      await using first = await startService({ env });
+      const res = await fetch(`${first.origin}/api/create`, {
+        method: "POST",
+        body: JSON.stringify({ url: "example.com/counted", slug: "counted" }),
+      });
+      assertEquals(res.status, 201);
+      await res.body?.cancel();
+      const visits = await Promise.all(Array.from({ length: 100 }, async () => {
+        const visit = await fetch(`${first.origin}/counted`, {
+          redirect: "manual",
+          headers: { "User-Agent": DESKTOP_UA },
+        });
+        await visit.body?.cancel();
+        return visit.status;
+      }));
+      assertEquals(visits.filter((status) => status === 302).length, 100);
+      assertEquals((await first.stop("SIGTERM")).code, 0);
+    }
+    await using second = await startService({ env });
+    const [entry] = await (await fetch(`${second.origin}/api/links`)).json();
+    assertEquals(entry.clicks, 100);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

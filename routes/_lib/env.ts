@@ -3,6 +3,7 @@
  * @module
  */
 import type { Config } from "../../fresh.config.ts";
+import type { ClickBuffer } from "../../lib/clicks/mod.ts";
 import type { Store } from "../../lib/kv/store.ts";
 import type { PreviewOptions } from "../../lib/preview/mod.ts";
 
@@ -14,6 +15,8 @@ export interface AppDeps {
   store: Store;
   /** HMAC key of unlock cookies. */
   unlockKey: CryptoKey;
+  /** Where the redirect records visits; flushed to the store off the request path. */
+  clicks: ClickBuffer;
   /** The network previews use; production leaves it out and gets DNS and `Deno.connect`. */
   preview?: PreviewOptions;
 }

@@ -12,6 +12,7 @@ const API_METHODS: Record<string, string[]> = {
   "/api/remove": ["DELETE"],
   "/api/unshorten": ["GET", "HEAD"],
   "/api/links": ["GET", "HEAD"],
+  "/api/stats": ["GET", "HEAD"],
   "/api/export": ["GET", "HEAD"],
   "/api/version": ["GET", "HEAD"],
   "/api/changelog": ["GET", "HEAD"],

@@ -1,0 +1,216 @@
+/**
+ * The click buffer: the redirect records visits in memory and never waits for the store; a
+ * timer flushes them as batched atomic sums every second, sooner when the buffer is large, and
+ * once more on shutdown. A flush that fails is logged and retried; nothing is lost meanwhile.
+ * @module
+ */
+import type { Store } from "../kv/store.ts";
+import { dayOf } from "../tallies/kinds.ts";
+import { type CountryLookup, VisitClassifier, type VisitFacts } from "./classify.ts";
+import { type FlushOutcome, type LinkVisits, writeVisits } from "./flush.ts";
+import { loadGeoipLookup } from "./geoip.ts";
+
+/** The link a visit went to. */
+export interface VisitedLink {
+  slug: string;
+  id: string;
+  title: string;
+}
+
+/** Options of {@linkcode ClickBuffer}. */
+export interface ClickBufferOptions {
+  /** Distinct pending visitors that make a flush start at once; default 5,000. */
+  flushThreshold?: number;
+  /** Pending visitors past which new visits are dropped, while the store is failing; default 200,000. */
+  maxPending?: number;
+  /** Country lookup by address; default the offline geoip database, loaded on first flush. */
+  countryLookup?: CountryLookup;
+  /** Where failures are reported; default `console.error`. */
+  log?: (message: string, error?: unknown) => void;
+  /** Told how many visits were recorded and written, for metrics. */
+  onRecorded?: (visits: number) => void;
+  /** Told what each committed chunk wrote, for metrics. */
+  onFlushed?: (outcome: FlushOutcome) => void;
+}
+
+interface Visitor {
+  facts: VisitFacts;
+  count: number;
+  last: number;
+}
+
+interface PendingLink extends VisitedLink {
+  visitors: Map<string, Visitor>;
+}
+
+interface Batch {
+  day: string;
+  dayEnd: number;
+  links: Map<string, PendingLink>;
+  size: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Buffers visits in memory and flushes them to the store. */
+export class ClickBuffer {
+  #store: Store;
+  #options: ClickBufferOptions;
+  #threshold: number;
+  #maxPending: number;
+  #batch: Batch;
+  #retry: Batch[] = [];
+  #flushing: Promise<void> | null = null;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #classifier: Promise<VisitClassifier> | null = null;
+  #dropped = 0;
+
+  /** Builds a buffer over `store`. */
+  constructor(store: Store, options: ClickBufferOptions = {}) {
+    this.#store = store;
+    this.#options = options;
+    this.#threshold = options.flushThreshold ?? 5_000;
+    this.#maxPending = options.maxPending ?? 200_000;
+    this.#batch = this.#newBatch(store.now());
+  }
+
+  /** Visits recorded and not yet written (distinct visitors per link). */
+  get pending(): number {
+    return this.#batch.size + this.#retry.reduce((sum, batch) => sum + batch.size, 0);
+  }
+
+  /** Visits dropped because the buffer was full while the store failed. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** Records one visit; cheap, synchronous, never throws for the store's sake. */
+  record(link: VisitedLink, facts: VisitFacts): void {
+    const now = this.#store.now();
+    if (now >= this.#batch.dayEnd) this.#rollOver(now);
+    if (this.pending >= this.#maxPending) {
+      this.#dropped++;
+      return;
+    }
+    const batch = this.#batch;
+    let pending = batch.links.get(link.id);
+    if (pending === undefined) {
+      pending = { slug: link.slug, id: link.id, title: link.title, visitors: new Map() };
+      batch.links.set(link.id, pending);
+    }
+    const key = `${facts.userAgent}\n${facts.referer}\n${facts.client}\n${facts.country}`;
+    const visitor = pending.visitors.get(key);
+    if (visitor) {
+      visitor.count++;
+      visitor.last = now;
+    } else {
+      pending.visitors.set(key, { facts, count: 1, last: now });
+      if (++batch.size >= this.#threshold) queueMicrotask(() => void this.flush());
+    }
+    this.#options.onRecorded?.(1);
+  }
+
+  /** Writes everything recorded so far; concurrent calls share one flush. */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#flushAll().finally(() => {
+      this.#flushing = null;
+    });
+    return this.#flushing;
+  }
+
+  /** Flushes every `intervalMs` (default 1 s) until {@linkcode ClickBuffer.stop}. */
+  start(intervalMs = 1000): void {
+    this.#timer ??= setInterval(() => void this.flush(), intervalMs);
+  }
+
+  /** Stops the timer and flushes what is left; a failure here is reported, not thrown. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.flush();
+    if (this.#batch.size > 0 || this.#retry.length > 0) await this.flush();
+  }
+
+  async #flushAll(): Promise<void> {
+    if (this.#batch.size > 0) this.#rollOver(this.#store.now());
+    const batches = this.#retry;
+    this.#retry = [];
+    for (const [i, batch] of batches.entries()) {
+      try {
+        await this.#write(batch);
+      } catch (error) {
+        // Keep this batch and the rest for the next flush; nothing recorded is lost.
+        this.#retry.push(...batches.slice(i));
+        this.#report("click flush failed, will retry", error);
+        return;
+      }
+    }
+  }
+
+  async #write(batch: Batch): Promise<void> {
+    const classifier = await this.#classifierReady();
+    const visits = [...batch.links.values()].map((link) => summarize(link, batch.day, classifier));
+    await writeVisits(this.#store, visits, (chunk, outcome) => {
+      // Committed chunks leave the batch, so a retry never writes them twice.
+      for (const link of chunk) {
+        const pending = batch.links.get(link.id);
+        if (pending) batch.size -= pending.visitors.size;
+        batch.links.delete(link.id);
+      }
+      this.#options.onFlushed?.(outcome);
+    });
+  }
+
+  #rollOver(now: number): void {
+    if (this.#batch.size > 0) this.#retry.push(this.#batch);
+    this.#batch = this.#newBatch(now);
+  }
+
+  #newBatch(now: number): Batch {
+    const dayStart = now - (now % DAY_MS);
+    return { day: dayOf(now), dayEnd: dayStart + DAY_MS, links: new Map(), size: 0 };
+  }
+
+  #classifierReady(): Promise<VisitClassifier> {
+    this.#classifier ??= (async () => {
+      const lookup = this.#options.countryLookup ?? await loadGeoipLookup();
+      return new VisitClassifier(lookup);
+    })();
+    this.#classifier.catch(() => {
+      this.#classifier = null;
+    });
+    return this.#classifier;
+  }
+
+  #report(message: string, error: unknown): void {
+    (this.#options.log ?? ((text, cause) => console.error(text, cause)))(message, error);
+  }
+}
+
+function summarize(link: PendingLink, day: string, classifier: VisitClassifier): LinkVisits {
+  const visits: LinkVisits = {
+    slug: link.slug,
+    id: link.id,
+    title: link.title,
+    clicks: 0,
+    lastUsedAt: 0,
+    day,
+    referrers: new Map(),
+    devices: new Map(),
+    countries: new Map(),
+  };
+  for (const visitor of link.visitors.values()) {
+    const kind = classifier.classify(visitor.facts);
+    add(visits.devices, kind.device, visitor.count);
+    if (kind.bot) continue;
+    visits.clicks += visitor.count;
+    visits.lastUsedAt = Math.max(visits.lastUsedAt, visitor.last);
+    add(visits.referrers, kind.referrer, visitor.count);
+    add(visits.countries, kind.country, visitor.count);
+  }
+  return visits;
+}
+
+function add(counts: Map<string, number>, name: string, count: number): void {
+  counts.set(name, (counts.get(name) ?? 0) + count);
+}

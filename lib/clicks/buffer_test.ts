@@ -1,0 +1,159 @@
+import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
+import { memoryStore, tally } from "../../tests/_helpers/store.ts";
+import { BOT_UA, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
+import { faultyKv } from "../../tests/_helpers/faults.ts";
+import { linkLastUsedKey, linkTallyKey } from "../kv/keys.ts";
+import { createLink } from "../links/create.ts";
+import { readCounters } from "../links/read.ts";
+import { removeLink } from "../links/remove.ts";
+import { CLICKS, COUNTRIES, DAY_CLICKS, DEVICES, REFERRERS } from "../tallies/kinds.ts";
+import { ClickBuffer } from "./buffer.ts";
+
+const options = { serviceHost: "sho.rt" };
+
+Deno.test("a flush writes clicks, last use, and every breakdown", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "hit" }, options);
+  const buffer = new ClickBuffer(store);
+  buffer.record(link, visit());
+  buffer.record(link, visit({ referer: "https://www.news.example/a" }));
+  store.advance(500);
+  buffer.record(link, visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::200e" }));
+  assertEquals(await tally(store, CLICKS), 0, "nothing is written on the request path");
+  await buffer.flush();
+  assertEquals(buffer.pending, 0);
+  const [counters] = await readCounters(store, [link.id]);
+  assertEquals(counters, { clicks: 3, lastUsedAt: store.now() });
+  assertEquals(await tally(store, CLICKS), 3);
+  assertEquals(await tally(store, DAY_CLICKS, "2026-11-02"), 3);
+  assertEquals(await tally(store, REFERRERS, "direct"), 2);
+  assertEquals(await tally(store, REFERRERS, "news.example"), 1);
+  assertEquals(await tally(store, DEVICES, "desktop"), 2);
+  assertEquals(await tally(store, DEVICES, "mobile"), 1);
+  assertEquals(await tally(store, COUNTRIES, "GB"), 2);
+  assertEquals(await tally(store, COUNTRIES, "DE"), 1);
+});
+
+Deno.test("a bot visit counts only under the bot device", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "bot" }, options);
+  const buffer = new ClickBuffer(store);
+  buffer.record(link, visit({ userAgent: BOT_UA }));
+  await buffer.flush();
+  assertEquals((await readCounters(store, [link.id]))[0], { clicks: 0, lastUsedAt: null });
+  assertEquals(await tally(store, CLICKS), 0);
+  assertEquals(await tally(store, DEVICES, "bot"), 1);
+  assertEquals(await tally(store, REFERRERS, "direct"), 0);
+  assertEquals(await tally(store, COUNTRIES, "GB"), 0);
+});
+
+Deno.test("a counter that is not a number reads as 0 and is repaired on the next click", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "odd" }, options);
+  await store.kv.set(linkTallyKey(link.id, CLICKS, ""), "lots");
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 0);
+  const buffer = new ClickBuffer(store);
+  buffer.record(link, visit());
+  await buffer.flush();
+  const stored = await store.kv.get(linkTallyKey(link.id, CLICKS, ""));
+  assert(stored.value instanceof Deno.KvU64);
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 1);
+  buffer.record(link, visit());
+  await buffer.flush();
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 2);
+});
+
+Deno.test("visits of a link removed before the flush are dropped from every figure", async () => {
+  await using store = await memoryStore();
+  const kept = await createLink(store, { url: "example.com/k", slug: "kept" }, options);
+  const gone = await createLink(store, { url: "example.com/g", slug: "gone" }, options);
+  const buffer = new ClickBuffer(store);
+  buffer.record(kept, visit());
+  buffer.record(gone, visit());
+  buffer.record(gone, visit({ userAgent: BOT_UA }));
+  await removeLink(store, "gone");
+  await buffer.flush();
+  assertEquals(await tally(store, CLICKS), 1);
+  assertEquals(await tally(store, DEVICES, "desktop"), 1);
+  assertEquals(await tally(store, DEVICES, "bot"), 0);
+  assertEquals(await tally(store, COUNTRIES, "GB"), 1);
+  assertEquals((await store.kv.get(linkLastUsedKey(gone.id))).value, null);
+});
+
+Deno.test("a flush of thousands of links splits into commits within the store's limits", async () => {
+  await using store = await memoryStore();
+  const links = [];
+  for (let i = 0; i < 1500; i++) {
+    links.push(await createLink(store, { url: `example.com/${i}` }, options));
+  }
+  const buffer = new ClickBuffer(store);
+  for (const [i, link] of links.entries()) {
+    buffer.record(link, visit({ referer: `https://site${i % 40}.example/` }));
+    buffer.record(
+      link,
+      visit({ userAgent: MOBILE_UA, client: `2a00:1450:4001:81b::${i.toString(16)}` }),
+    );
+  }
+  await buffer.flush();
+  assertEquals(buffer.pending, 0);
+  assertEquals(await tally(store, CLICKS), 3000);
+  assertEquals(await tally(store, DEVICES, "mobile"), 1500);
+  assertEquals(await tally(store, REFERRERS, "site7.example"), 38);
+  const counters = await readCounters(store, links.map((link) => link.id));
+  assert(counters.every((c) => c.clicks === 2));
+});
+
+Deno.test("a failed flush is logged and retried, losing nothing", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "retry" }, options);
+  const faults = { commits: 1, down: false };
+  const flaky = faultyKv(store.kv, faults);
+  const logged: string[] = [];
+  const buffer = new ClickBuffer({ ...store, kv: flaky }, {
+    log: (message) => logged.push(message),
+  });
+  buffer.record(link, visit());
+  buffer.record(link, visit());
+  await buffer.flush();
+  assertEquals(logged, ["click flush failed, will retry"]);
+  assertEquals(faults.commits, 0);
+  assertEquals(buffer.pending, 1);
+  buffer.record(link, visit());
+  await buffer.flush();
+  assertEquals(buffer.pending, 0);
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 3);
+});
+
+Deno.test("visits on either side of midnight count on their own days", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "late" }, options);
+  const buffer = new ClickBuffer(store);
+  store.advance(12 * 3600_000 - 1000); // 23:59:59 on 2 November
+  buffer.record(link, visit());
+  store.advance(2000);
+  buffer.record(link, visit());
+  buffer.record(link, visit());
+  await buffer.flush();
+  assertEquals(await tally(store, DAY_CLICKS, "2026-11-02"), 1);
+  assertEquals(await tally(store, DAY_CLICKS, "2026-11-03"), 2);
+});
+
+Deno.test("stop flushes what is left", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "stop" }, options);
+  const buffer = new ClickBuffer(store);
+  buffer.start(60_000);
+  for (let i = 0; i < 100; i++) buffer.record(link, visit({ client: `81.2.69.${i}` }));
+  await buffer.stop();
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 100);
+});
+
+Deno.test("a large buffer starts a flush without waiting for the timer", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "big" }, options);
+  const buffer = new ClickBuffer(store, { flushThreshold: 10 });
+  for (let i = 0; i < 10; i++) buffer.record(link, visit({ client: `81.2.69.${i}` }));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await buffer.flush();
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 10);
+});

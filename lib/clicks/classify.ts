@@ -1,0 +1,124 @@
+/**
+ * Classifying a visit: bot or person, device class, referring host, country. Done at flush
+ * time, off the request path, with the answers for repeated user agents and addresses cached.
+ * @module
+ */
+import Bowser from "bowser";
+import { isbot } from "isbot";
+
+/** Device classes; bots and link-preview crawlers count only as `bot`. */
+export type Device = "desktop" | "mobile" | "tablet" | "bot" | "other";
+
+/** What a visit is, for the tallies. */
+export interface VisitClass {
+  /** Whether a bot or link-preview crawler made it. */
+  bot: boolean;
+  /** Device class. */
+  device: Device;
+  /** Referring host, or `direct`. */
+  referrer: string;
+  /** ISO 3166 alpha-2 code, or `unknown`. */
+  country: string;
+}
+
+/** The raw facts of a visit, as the redirect saw them. */
+export interface VisitFacts {
+  userAgent: string;
+  referer: string;
+  /** The client address. */
+  client: string;
+  /** A country code from a trusted proxy header, or `""`. */
+  country: string;
+}
+
+/** Looks up a country code for an address, or `null`. */
+export type CountryLookup = (address: string) => string | null;
+
+const CACHE_SIZE = 2000;
+
+/** Classifies visits, caching per user agent and per address. */
+export class VisitClassifier {
+  #devices = new Map<string, Device>();
+  #countries = new Map<string, string>();
+  #lookup: CountryLookup;
+
+  /** Builds a classifier that finds countries with `lookup`. */
+  constructor(lookup: CountryLookup) {
+    this.#lookup = lookup;
+  }
+
+  /** The class of one visit. */
+  classify(facts: VisitFacts): VisitClass {
+    const device = this.#device(facts.userAgent);
+    return {
+      bot: device === "bot",
+      device,
+      referrer: referrerName(facts.referer),
+      country: countryCode(facts.country) ?? this.#country(facts.client),
+    };
+  }
+
+  #device(userAgent: string): Device {
+    let device = this.#devices.get(userAgent);
+    if (device === undefined) {
+      device = deviceOf(userAgent);
+      remember(this.#devices, userAgent, device);
+    }
+    return device;
+  }
+
+  #country(address: string): string {
+    let country = this.#countries.get(address);
+    if (country === undefined) {
+      country = countryCode(safeLookup(this.#lookup, address)) ?? "unknown";
+      remember(this.#countries, address, country);
+    }
+    return country;
+  }
+}
+
+/** The device class of a user agent; an empty one is `other`, never a crash. */
+export function deviceOf(userAgent: string): Device {
+  if (userAgent.trim() === "") return "other";
+  if (isbot(userAgent)) return "bot";
+  try {
+    const type = Bowser.parse(userAgent).platform.type;
+    if (type === "desktop" || type === "mobile" || type === "tablet") return type;
+    if (type === "bot") return "bot";
+    return "other";
+  } catch {
+    return "other";
+  }
+}
+
+/** The referring host of a `Referer` header, lower case without `www.`, or `direct`. */
+export function referrerName(referer: string): string {
+  if (!referer) return "direct";
+  try {
+    const url = new URL(referer);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return "direct";
+    return url.hostname.replace(/^www\./, "").slice(0, 253) || "direct";
+  } catch {
+    return "direct";
+  }
+}
+
+/** A two-letter country code in upper case, or `null` for anything else (`XX`, `T1`...). */
+export function countryCode(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const code = value.trim().toUpperCase();
+  return /^[A-Z]{2}$/.test(code) && code !== "XX" ? code : null;
+}
+
+function safeLookup(lookup: CountryLookup, address: string): string | null {
+  try {
+    return lookup(address.replace(/^\[|\]$/g, ""));
+  } catch {
+    return null;
+  }
+}
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+}

@@ -1,0 +1,155 @@
+/**
+ * Reading the stats from aggregates kept up to date at create, flush, remove and sweep time, so
+ * the cost does not grow with the number of links. Only links that have expired but are not yet
+ * swept (and retirements under way) are taken out at read time.
+ * @module
+ */
+import {
+  linkRanksPrefix,
+  linksByExpiryPrefix,
+  linkTalliesPrefix,
+  retiringLinksPrefix,
+  tallyKey,
+  tallyRanksPrefix,
+} from "../kv/keys.ts";
+import type { Store } from "../kv/store.ts";
+import { shortUrlOf } from "../links/record.ts";
+import type { RetiringLink } from "../links/write.ts";
+import { readCount } from "../tallies/count.ts";
+import {
+  CLICKS,
+  COUNTRIES,
+  DAY_CLICKS,
+  DAY_LINKS,
+  dayOf,
+  DEVICES,
+  LINKS,
+  REFERRERS,
+} from "../tallies/kinds.ts";
+import type { Stats, StatsCount, StatsTopLink } from "./types.ts";
+
+/** Most links in `top`. */
+export const TOP_LINKS = 10;
+/** Most names in each of `referrers`, `devices` and `countries`. */
+export const TOP_NAMES = 20;
+
+const DAY_MS = 86_400_000;
+
+/** Options of {@linkcode readStats}. */
+export interface ReadStatsOptions {
+  /** Public origin, for short URLs. */
+  baseUrl: string;
+}
+
+/** The service-wide stats over live links. */
+export async function readStats(store: Store, options: ReadStatsOptions): Promise<Stats> {
+  const now = store.now();
+  const gone = await readGoneShares(store, now);
+  const less = (kind: string, name = "") => gone.shares.get(shareKey(kind, name)) ?? 0n;
+  const dates = Array.from({ length: 7 }, (_, i) => dayOf(now - (6 - i) * DAY_MS));
+  const keys = [
+    tallyKey(LINKS, ""),
+    tallyKey(CLICKS, ""),
+    ...dates.map((date) => tallyKey(DAY_LINKS, date)),
+    ...dates.map((date) => tallyKey(DAY_CLICKS, date)),
+  ];
+  const [totals, top, referrers, devices, countries] = await Promise.all([
+    store.kv.getMany(keys.slice(0, 9)).then(async (first) => [
+      ...first,
+      ...await store.kv.getMany(keys.slice(9)),
+    ]),
+    readTopLinks(store, gone.ids, options.baseUrl),
+    readTopNames(store, REFERRERS, less),
+    readTopNames(store, DEVICES, less),
+    readTopNames(store, COUNTRIES, less),
+  ]);
+  const figure = (i: number, kind: string, name = "") =>
+    Number(clamp(readCount(totals[i]?.value) - less(kind, name)));
+  return {
+    links: figure(0, LINKS),
+    clicks: figure(1, CLICKS),
+    days: dates.map((date, i) => ({
+      date,
+      links: figure(2 + i, DAY_LINKS, date),
+      clicks: figure(9 + i, DAY_CLICKS, date),
+    })),
+    top,
+    referrers,
+    devices,
+    countries,
+  };
+}
+
+/** The shares of links that no longer count: expired and not yet swept, or being retired. */
+async function readGoneShares(store: Store, now: number) {
+  const ids = new Set<string>();
+  const expired = { prefix: linksByExpiryPrefix(), end: [...linksByExpiryPrefix(), now + 1] };
+  for await (const entry of store.kv.list<string>(expired)) ids.add(entry.value);
+  for await (const entry of store.kv.list<RetiringLink>({ prefix: retiringLinksPrefix() })) {
+    ids.add(entry.value.id);
+  }
+  const shares = new Map<string, bigint>();
+  await Promise.all([...ids].map(async (id) => {
+    for await (const entry of store.kv.list({ prefix: linkTalliesPrefix(id) })) {
+      const key = shareKey(String(entry.key[2]), String(entry.key[3]));
+      shares.set(key, (shares.get(key) ?? 0n) + readCount(entry.value));
+    }
+  }));
+  return { ids, shares };
+}
+
+async function readTopLinks(
+  store: Store,
+  gone: Set<string>,
+  baseUrl: string,
+): Promise<StatsTopLink[]> {
+  const top: StatsTopLink[] = [];
+  const ranks = store.kv.list<{ slug: string; title: string }>(
+    { prefix: linkRanksPrefix() },
+    { reverse: true, batchSize: TOP_LINKS + gone.size + 1 },
+  );
+  for await (const entry of ranks) {
+    const id = String(entry.key[2]);
+    if (gone.has(id)) continue;
+    const { slug, title } = entry.value;
+    top.push({ slug, shortUrl: shortUrlOf(slug, baseUrl), title, clicks: Number(entry.key[1]) });
+    if (top.length === TOP_LINKS) break;
+  }
+  return top;
+}
+
+/**
+ * The names of `kind` with the most clicks once gone links are taken out. Names are read in
+ * order of their stored count, which only ever overstates: reading stops once the tenth-best
+ * corrected count beats every count not yet read.
+ */
+async function readTopNames(
+  store: Store,
+  kind: string,
+  less: (kind: string, name: string) => bigint,
+): Promise<StatsCount[]> {
+  const found: { name: string; count: bigint }[] = [];
+  const ranks = store.kv.list({ prefix: tallyRanksPrefix(kind) }, { reverse: true, batchSize: 50 });
+  for await (const entry of ranks) {
+    const stored = entry.key[2] as bigint;
+    if (found.length >= TOP_NAMES) {
+      const best = found.map((item) => item.count).sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
+      if (best[TOP_NAMES - 1]! > stored) break;
+    }
+    const name = String(entry.key[3]);
+    const count = clamp(stored - less(kind, name));
+    if (count > 0n) found.push({ name, count });
+  }
+  return found
+    .sort((a, b) => (a.count > b.count ? -1 : a.count < b.count ? 1 : a.name.localeCompare(b.name)))
+    .slice(0, TOP_NAMES)
+    .map(({ name, count }) => ({ name, clicks: Number(count) }));
+}
+
+function shareKey(kind: string, name: string): string {
+  return `${kind}\u0000${name}`;
+}
+
+function clamp(value: bigint): bigint {
+  return value < 0n ? 0n : value;
+}

@@ -1,0 +1,146 @@
+import { assertEquals } from "../../tests/_helpers/assert.ts";
+import { memoryStore, type TestStore } from "../../tests/_helpers/store.ts";
+import { BOT_UA, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
+import { ClickBuffer } from "../clicks/buffer.ts";
+import { createLink } from "../links/create.ts";
+import { removeLink } from "../links/remove.ts";
+import { sweepExpiredLinks } from "../links/sweep.ts";
+import { readStats } from "./read.ts";
+import type { Stats } from "./types.ts";
+
+const DAY = 86_400_000;
+const options = { serviceHost: "sho.rt" };
+const baseUrl = "http://sho.rt";
+
+function emptyDays(today: string) {
+  const end = Date.parse(`${today}T00:00:00Z`);
+  return Array.from({ length: 7 }, (_, i) => ({
+    date: new Date(end - (6 - i) * DAY).toISOString().slice(0, 10),
+    links: 0,
+    clicks: 0,
+  }));
+}
+
+async function clicked(
+  store: TestStore,
+  slug: string,
+  visits: Parameters<ClickBuffer["record"]>[1][],
+) {
+  const link = await createLink(store, {
+    url: `example.com/${slug}`,
+    slug,
+    title: slug.toUpperCase(),
+  }, options);
+  const buffer = new ClickBuffer(store);
+  for (const facts of visits) buffer.record(link, facts);
+  await buffer.flush();
+  return link;
+}
+
+Deno.test("readStats of an empty store is all zeros with seven days", async () => {
+  await using store = await memoryStore();
+  const stats = await readStats(store, { baseUrl });
+  assertEquals(stats, {
+    links: 0,
+    clicks: 0,
+    days: emptyDays("2026-11-02"),
+    top: [],
+    referrers: [],
+    devices: [],
+    countries: [],
+  });
+});
+
+Deno.test("readStats counts links, clicks, days, top links and breakdowns", async () => {
+  await using store = await memoryStore();
+  await clicked(store, "alpha", [
+    visit(),
+    visit({ referer: "https://news.example/" }),
+    visit({ userAgent: MOBILE_UA }),
+  ]);
+  store.advance(DAY);
+  await clicked(store, "beta", [
+    visit({ client: "2a00:1450:4001:81b::1" }),
+    visit({ userAgent: BOT_UA }),
+  ]);
+  await createLink(store, { url: "example.com/quiet", slug: "quiet" }, options);
+  const stats = await readStats(store, { baseUrl });
+  const days = emptyDays("2026-11-03");
+  days[5] = { date: "2026-11-02", links: 1, clicks: 3 };
+  days[6] = { date: "2026-11-03", links: 2, clicks: 1 };
+  const expected: Stats = {
+    links: 3,
+    clicks: 4,
+    days,
+    top: [
+      { slug: "alpha", shortUrl: "http://sho.rt/alpha", title: "ALPHA", clicks: 3 },
+      { slug: "beta", shortUrl: "http://sho.rt/beta", title: "BETA", clicks: 1 },
+    ],
+    referrers: [{ name: "direct", clicks: 3 }, { name: "news.example", clicks: 1 }],
+    devices: [{ name: "desktop", clicks: 3 }, { name: "bot", clicks: 1 }, {
+      name: "mobile",
+      clicks: 1,
+    }],
+    countries: [{ name: "GB", clicks: 3 }, { name: "DE", clicks: 1 }],
+  };
+  assertEquals(stats, expected);
+});
+
+Deno.test("a removed link's share leaves every figure", async () => {
+  await using store = await memoryStore();
+  await clicked(store, "stay", [visit()]);
+  const before = await readStats(store, { baseUrl });
+  await clicked(store, "leave", [
+    visit({ referer: "https://only-here.example/" }),
+    visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::1" }),
+    visit({ userAgent: BOT_UA }),
+  ]);
+  await removeLink(store, "leave");
+  assertEquals(await readStats(store, { baseUrl }), before);
+});
+
+Deno.test("an expired link's share leaves every figure, before and after the sweep", async () => {
+  await using store = await memoryStore();
+  await clicked(store, "old", [
+    visit({ referer: "https://old.example/" }),
+    visit({ userAgent: BOT_UA }),
+  ]);
+  store.advance(2 * DAY);
+  await clicked(store, "fresh", [visit(), visit()]);
+  store.advance(5 * DAY); // "old" is now past its deadline, "fresh" is not
+  const unswept = await readStats(store, { baseUrl });
+  assertEquals(unswept.links, 1);
+  assertEquals(unswept.clicks, 2);
+  assertEquals(unswept.top.map((t) => t.slug), ["fresh"]);
+  assertEquals(unswept.referrers, [{ name: "direct", clicks: 2 }]);
+  assertEquals(unswept.devices, [{ name: "desktop", clicks: 2 }]);
+  assertEquals(unswept.countries, [{ name: "GB", clicks: 2 }]);
+  assertEquals(unswept.days.reduce((sum, day) => sum + day.links, 0), 1);
+  assertEquals(unswept.days.reduce((sum, day) => sum + day.clicks, 0), 2);
+  await sweepExpiredLinks(store);
+  assertEquals(await readStats(store, { baseUrl }), unswept);
+});
+
+Deno.test("top holds at most ten links, most clicked first", async () => {
+  await using store = await memoryStore();
+  for (let i = 1; i <= 12; i++) {
+    await clicked(
+      store,
+      `link-${i}`,
+      Array.from({ length: i }, (_, j) => visit({ client: `81.2.69.${j}` })),
+    );
+  }
+  const { top } = await readStats(store, { baseUrl });
+  assertEquals(top.map((t) => t.clicks), [12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
+});
+
+Deno.test("a breakdown stays exact when an expired link held its leading names", async () => {
+  await using store = await memoryStore();
+  const many = Array.from({ length: 30 }, (_, i) => visit({ referer: `https://r${i}.example/` }));
+  await clicked(store, "loud", [...many, ...many]); // 30 referrers with 2 clicks each
+  store.advance(DAY);
+  await clicked(store, "kept", [visit({ referer: "https://kept.example/" })]);
+  store.advance(6 * DAY); // "loud" has expired, not yet swept
+  const { referrers } = await readStats(store, { baseUrl });
+  assertEquals(referrers, [{ name: "kept.example", clicks: 1 }]);
+});

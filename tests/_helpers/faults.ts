@@ -1,0 +1,56 @@
+/**
+ * A KV that fails on demand, for tests of store faults.
+ * @module
+ */
+
+/** Switches of {@linkcode faultyKv}; change them while the test runs. */
+export interface Faults {
+  /** Commits still to fail; each failure counts down. */
+  commits: number;
+  /** While true, every read and write fails. */
+  down: boolean;
+}
+
+function fail(): Promise<never> {
+  return Promise.reject(new Error("simulated store failure"));
+}
+
+/** Wraps `kv` so that commits, or everything, fail as `faults` says. */
+export function faultyKv(kv: Deno.Kv, faults: Faults): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (property === "atomic") return () => faultyAtomic(target.atomic(), faults);
+      if (property === "list") {
+        return (...args: unknown[]) =>
+          faults.down
+            ? { cursor: "", [Symbol.asyncIterator]: () => ({ next: fail }) }
+            : value.apply(target, args);
+      }
+      if (property === "close") return value.bind(target);
+      return (...args: unknown[]) => (faults.down ? fail() : value.apply(target, args));
+    },
+  });
+}
+
+function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.AtomicOperation {
+  const proxy: Deno.AtomicOperation = new Proxy(atomic, {
+    get(op, name) {
+      if (name === "commit") {
+        return () => {
+          if (!faults.down && faults.commits <= 0) return op.commit();
+          faults.commits = Math.max(0, faults.commits - 1);
+          return fail();
+        };
+      }
+      const member = Reflect.get(op, name, op);
+      if (typeof member !== "function") return member;
+      return (...args: unknown[]) => {
+        const result = member.apply(op, args);
+        return result === op ? proxy : result;
+      };
+    },
+  });
+  return proxy;
+}
