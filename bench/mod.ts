@@ -1,11 +1,13 @@
 /**
  * `deno task bench [section...]`: the service's benchmarks, figures printed, nothing asserted.
- * Sections: stats.
+ * Sections: redirect, stats.
  * @module
  */
+import { benchRedirect } from "./redirect.ts";
 import { benchStats } from "./stats.ts";
 
 const SECTIONS: Record<string, () => Promise<unknown>> = {
+  redirect: () => benchRedirect(),
   stats: () => benchStats(),
 };
 

@@ -85,7 +85,8 @@ export async function createLink(
   throw new Error(`no free generated slug after ${attempts} draws`);
 }
 
-function addCreationTallies(atomic: Deno.AtomicOperation, record: LinkRecord): void {
+/** Adds to `atomic` a new link's share of the tallies: one link, made on its day. */
+export function addCreationTallies(atomic: Deno.AtomicOperation, record: LinkRecord): void {
   const day = dayOf(record.createdAt);
   atomic
     .sum(linkTallyKey(record.id, LINKS, ""), 1n)

@@ -1,0 +1,203 @@
+/**
+ * Driving `wrk` (Debian's package, installed when missing) and the service as processes pinned
+ * to their own cores.
+ * @module
+ */
+
+/** One wrk run's figures. */
+export interface WrkResult {
+  requestsPerSecond: number;
+  /** Latency percentiles in ms. */
+  p50: number;
+  p99: number;
+  /** Responses that were not 2xx or 3xx. */
+  errors: number;
+}
+
+/** A desktop browser's User-Agent, so visits count as clicks by people. */
+export const BROWSER_UA =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+
+/** Installs wrk from Debian's packages when it is not on the PATH. */
+export async function ensureWrk(): Promise<void> {
+  if (await succeeds("sh", ["-c", "command -v wrk"])) return;
+  console.log("installing wrk from Debian's packages...");
+  const sudo = Deno.uid() === 0 ? [] : ["sudo"];
+  await run([...sudo, "apt-get", "update", "-qq"]);
+  await run([...sudo, "apt-get", "install", "-y", "-qq", "wrk"]);
+}
+
+/** Whether `taskset` is available to pin processes to cores. */
+export async function canPin(): Promise<boolean> {
+  return navigator.hardwareConcurrency >= 2 && await succeeds("taskset", ["-c", "0", "true"]);
+}
+
+/** A command pinned to `core` when pinning is possible. */
+export function pinned(core: number, command: string[], pin: boolean): string[] {
+  return pin ? ["taskset", "-c", String(core), ...command] : command;
+}
+
+/** Writes a wrk script that cycles through `paths`, and returns its file name. */
+export async function wrkScript(paths: string[]): Promise<string> {
+  const file = await Deno.makeTempFile({ suffix: ".lua" });
+  const list = paths.map((path) => `"${path.replace(/[^A-Za-z0-9/_-]/g, "")}"`).join(",\n");
+  await Deno.writeTextFile(
+    file,
+    `local paths = {\n${list}\n}
+local reqs = {}
+init = function(args)
+  for i, path in ipairs(paths) do reqs[i] = wrk.format("GET", path) end
+end
+local i = 0
+request = function()
+  i = i + 1
+  if i > #reqs then i = 1 end
+  return reqs[i]
+end
+`,
+  );
+  return file;
+}
+
+/** Runs wrk against `origin` for `seconds` with `connections`, on `core`. */
+export async function runWrk(
+  origin: string,
+  options: { script: string; seconds: number; connections: number; pin: boolean; core: number },
+): Promise<WrkResult> {
+  const args = [
+    "wrk",
+    "-t1",
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    "--latency",
+    "-H",
+    `User-Agent: ${BROWSER_UA}`,
+    "-s",
+    options.script,
+    `${origin}/`,
+  ];
+  const output = await run(pinned(options.core, args, options.pin));
+  return parseWrk(output);
+}
+
+/** Reads wrk's report. */
+export function parseWrk(output: string): WrkResult {
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
+  const latency = (label: string) => {
+    const match = new RegExp(`\\s${label}%\\s+([\\d.]+)(us|ms|s)`).exec(output);
+    if (!match) return NaN;
+    const value = Number(match[1]);
+    return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value;
+  };
+  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0) +
+    Number(/Socket errors: connect (\d+)/.exec(output)?.[1] ?? 0);
+  if (!Number.isFinite(rps)) throw new Error(`cannot read wrk's report:\n${output}`);
+  return { requestsPerSecond: rps, p50: latency("50"), p99: latency("99"), errors };
+}
+
+/** The median of `values`. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Runs a command and returns its standard output; throws when it fails. */
+export async function run(command: string[], env?: Record<string, string>): Promise<string> {
+  const output = await new Deno.Command(command[0]!, {
+    args: command.slice(1),
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(output.stdout);
+  if (!output.success) {
+    throw new Error(
+      `${command.join(" ")} failed:\n${text}${new TextDecoder().decode(output.stderr)}`,
+    );
+  }
+  return text;
+}
+
+async function succeeds(command: string, args: string[]): Promise<boolean> {
+  try {
+    return (await new Deno.Command(command, { args, stdout: "null", stderr: "null" }).output())
+      .success;
+  } catch {
+    return false;
+  }
+}
+
+/** A process the benchmark started, and where it listens. */
+export interface BenchProcess extends AsyncDisposable {
+  origin: string;
+  /** The server's own pid (as it printed it), for signals and memory readings. */
+  pid: number;
+  /** Stops it with SIGTERM and waits. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `command` with `env` and waits until it prints `listening`; the server's pid is read
+ * from a `pid N` it prints, else the child's own.
+ */
+export async function startProcess(
+  command: string[],
+  options: { env?: Record<string, string>; port: number },
+): Promise<BenchProcess> {
+  const child = new Deno.Command(command[0]!, {
+    args: command.slice(1),
+    env: options.env,
+    cwd: new URL("../", import.meta.url),
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let output = "";
+  const decoder = new TextDecoder();
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) output += decoder.decode(chunk, { stream: true });
+  };
+  const pumping = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  const deadline = Date.now() + 60_000;
+  while (!/listening/.test(output)) {
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`${command.join(" ")} did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const pid = Number(/pid (\d+)/.exec(output)?.[1] ?? child.pid);
+  let stopped: Promise<void> | null = null;
+  const stop = () =>
+    stopped ??= (async () => {
+      try {
+        Deno.kill(pid, "SIGTERM");
+      } catch {
+        // gone already
+      }
+      const timer = setTimeout(() => {
+        try {
+          Deno.kill(pid, "SIGKILL");
+        } catch {
+          // gone already
+        }
+      }, 10_000);
+      await child.status;
+      clearTimeout(timer);
+      await pumping;
+    })();
+  return {
+    origin: `http://127.0.0.1:${options.port}`,
+    pid,
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** A port nothing listens on right now. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
