@@ -1,13 +1,15 @@
 /**
  * `deno task bench [section...]`: the service's benchmarks, figures printed, nothing asserted.
- * Sections: redirect, stats.
+ * Sections: redirect, stats, passwords.
  * @module
  */
+import { benchPasswords } from "./passwords.ts";
 import { benchRedirect } from "./redirect.ts";
 import { benchStats } from "./stats.ts";
 
 const SECTIONS: Record<string, () => Promise<unknown>> = {
   redirect: () => benchRedirect(),
+  passwords: () => benchPasswords(),
   stats: () => benchStats(),
 };
 
