@@ -16,5 +16,6 @@ export interface QRCodeToStringOptions {
 /** Renders `text` as a QR code in the format `options.type` says. */
 export function toString(text: string, options: QRCodeToStringOptions): Promise<string>;
 
+/** The package's default export, holding `toString`. */
 declare const QRCode: { toString: typeof toString };
 export default QRCode;

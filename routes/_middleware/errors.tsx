@@ -58,21 +58,24 @@ export function handleErrors(options: ErrorOptions = {}): ErrorHandler<AppEnv> {
     if (error instanceof HTTPException) {
       return respond(c, error.status, { error: error.message || "request refused" });
     }
-    logFailure(c, log, { msg: "unexpected error", error });
+    logFailure(c, { log, msg: "unexpected error", error });
     return respond(c, 500, { error: "internal error, the request was not completed" });
   };
+}
+
+/** A failure to log: where to, what it is in a word or two, and the error itself. */
+export interface Failure {
+  log: Logger;
+  msg: string;
+  error: unknown;
 }
 
 /**
  * Logs a failure of the request in `c` at level `error`, with its method, path and id: for a
  * route that answers a failure itself rather than throwing it to {@linkcode handleErrors}.
  */
-export function logFailure(
-  c: Context<AppEnv>,
-  log: Logger,
-  failure: { msg: string; error: unknown },
-): void {
-  log(logLine("error", failure.msg, {
+export function logFailure(c: Context<AppEnv>, failure: Failure): void {
+  failure.log(logLine("error", failure.msg, {
     method: c.req.method,
     path: c.req.path,
     requestId: c.get("requestId"),
@@ -91,7 +94,7 @@ function respond(c: Context, status: number, body: { error: string }): Response 
 function domainErrorResponse(c: Context<AppEnv>, error: DomainError, log: Logger): Response {
   const status = statusOf(error);
   if (error instanceof StoreUnavailableError) {
-    logFailure(c, log, { msg: "store unavailable", error: error.cause });
+    logFailure(c, { log, msg: "store unavailable", error: error.cause });
   }
   if (error instanceof RateLimitedError) {
     c.header("Retry-After", String(error.retryAfterSeconds));

@@ -38,7 +38,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     const health = await checkStore(deps.store, { instanceId });
     c.header("Cache-Control", "no-store");
     if (health.ok) return c.json({ ok: true, store: "ok", version: CURRENT_RELEASE.version });
-    logFailure(c, deps.log, { msg: "health check failed", error: health.cause });
+    logFailure(c, { log: deps.log, msg: "health check failed", error: health.cause });
     return c.json({ ok: false, store: "down", error: health.error }, 503);
   });
 }

@@ -93,7 +93,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       // A browser that posted the plain form sees the form again, with the reason.
       if (!isBrowserForm(c) || !(error instanceof DomainError)) throw error;
       if (error instanceof StoreUnavailableError) {
-        logFailure(c, deps.log, { msg: "store unavailable", error: error.cause });
+        logFailure(c, { log: deps.log, msg: "store unavailable", error: error.cause });
       }
       return renderPage(<UnlockPage slug={input.slug} error={error.message} />, statusOf(error));
     }
