@@ -16,7 +16,7 @@ import { requestId } from "./_middleware/request_id.ts";
 import { notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
 import * as docs from "./docs.tsx";
-import * as metrics from "./metrics.ts";
+import * as metricsRoute from "./metrics.ts";
 import * as bulk from "./api/bulk.ts";
 import * as changelogApi from "./api/changelog.ts";
 import * as check from "./api/check.ts";
@@ -72,7 +72,7 @@ export function apiCatalogue(): ApiCatalogue {
     if (spec) catalogue[path] = spec;
   }
   for (const [path, spec] of Object.entries(SPECS_ELSEWHERE)) catalogue[path] ??= spec;
-  catalogue["/metrics"] = metrics.spec;
+  catalogue["/metrics"] = metricsRoute.spec;
   catalogue["/:slug"] = REDIRECT_SPEC;
   return catalogue;
 }
@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     app.route(path, module.makeRoute(deps, catalogue));
   }
   app.route("/docs", docs.makeRoute(deps, catalogue));
-  app.route("/metrics", metrics.makeRoute(deps));
+  app.route("/metrics", metricsRoute.makeRoute(deps));
   app.use("/static/*", serveStatic({ root: "./" }));
   app.route("/", slug.makeRoute(deps));
   collectMethods(app, methods);

@@ -1,5 +1,5 @@
 /**
- * The preview as the API answers it, as a zod schema.
+ * The preview's query and answer, as zod schemas.
  * @module
  */
 import { z } from "zod";
@@ -21,3 +21,10 @@ export const pagePreview = z.object({
 
 /** A preview as the API answers it. */
 export type PagePreview = z.infer<typeof pagePreview>;
+
+/** The query of `GET /api/preview`: the page's address; blank counts as missing. */
+export const previewQuery = z.object({
+  url: z.string().trim().min(1, "url is required").describe(
+    "The page's address; `https://` is prepended when it has no `scheme://`",
+  ),
+});

@@ -3,7 +3,13 @@
  * @module
  */
 import { Hono } from "hono";
-import { checkResult, getLiveLink, isReservedSlug, slugQuery } from "../../lib/links/mod.ts";
+import {
+  type CheckResult,
+  checkResult,
+  getLiveLink,
+  isReservedSlug,
+  slugQuery,
+} from "../../lib/links/mod.ts";
 import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
@@ -33,6 +39,6 @@ export function makeRoute({ store }: AppDeps): Hono<AppEnv> {
     const { slug } = parseQuery(c, slugQuery);
     const reserved = isReservedSlug(slug);
     const exists = !reserved && (await getLiveLink(store, slug)) !== null;
-    return c.json({ slug, exists, reserved });
+    return c.json({ slug, exists, reserved } satisfies CheckResult);
   });
 }

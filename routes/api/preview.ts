@@ -6,18 +6,11 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { errorBody, previewRefusalBody } from "../../lib/error_bodies.ts";
 import { jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
-import { pagePreview, previewPage } from "../../lib/preview/mod.ts";
+import { pagePreview, previewPage, previewQuery } from "../../lib/preview/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
-
-/** The query of `GET /api/preview`. */
-export const previewQuery = z.object({
-  url: z.string().trim().min(1, "url is required").describe(
-    "The page's address; `https://` is prepended when it has no `scheme://`",
-  ),
-});
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {

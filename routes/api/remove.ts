@@ -4,7 +4,12 @@
  */
 import { Hono } from "hono";
 import { LinkNotFoundError } from "../../lib/errors.ts";
-import { linkConfirmation, removeLink, slugQuery } from "../../lib/links/mod.ts";
+import {
+  type LinkConfirmation,
+  linkConfirmation,
+  removeLink,
+  slugQuery,
+} from "../../lib/links/mod.ts";
 import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
@@ -34,6 +39,6 @@ export function makeRoute({ store }: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>().delete("/", async (c) => {
     const { slug } = parseQuery(c, slugQuery);
     await removeLink(store, slug);
-    return c.json({ ok: true, slug });
+    return c.json({ ok: true, slug } satisfies LinkConfirmation);
   });
 }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { LinkNotFoundError } from "../../lib/errors.ts";
 import {
   expiredListing,
+  type LinkConfirmation,
   linkConfirmation,
   listExpiredLinks,
   optionalSlugQuery,
@@ -97,7 +98,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const { slug } = parseQuery(c, optionalSlugQuery);
       if (slug === undefined) return c.json(await listExpiredLinks(store));
       await removeLink(store, slug);
-      return c.json({ ok: true, slug });
+      return c.json({ ok: true, slug } satisfies LinkConfirmation);
     })
     .post("/", limit, async (c) => {
       parseInput(sweepRunInput, await readObjectBody(c));

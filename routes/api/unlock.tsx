@@ -12,7 +12,12 @@ import {
   StoreUnavailableError,
   WrongPasswordError,
 } from "../../lib/errors.ts";
-import { existingSlug, linkConfirmation, password } from "../../lib/links/mod.ts";
+import {
+  existingSlug,
+  type LinkConfirmation,
+  linkConfirmation,
+  password,
+} from "../../lib/links/mod.ts";
 import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { UNLOCK_PER_LINK, unlockCookieName, unlockLink } from "../../lib/unlock/mod.ts";
@@ -87,7 +92,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const record = await unlockLink(deps.store, input.slug, input.pass);
       await setUnlockCookie(c, deps, record);
       if (isFormPost(c)) return c.redirect(`/${record.slug}`, 303);
-      return c.json({ ok: true, slug: record.slug });
+      return c.json({ ok: true, slug: record.slug } satisfies LinkConfirmation);
     } catch (error) {
       if (error instanceof RateLimitedError) deps.metrics.rateLimited.inc(UNLOCK_PER_LINK.name);
       // A browser that posted the plain form sees the form again, with the reason.
