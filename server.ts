@@ -6,6 +6,7 @@
 import type { Config } from "./fresh.config.ts";
 import { sweepExpiredLinks } from "./lib/links/mod.ts";
 import { openStore, type Store } from "./lib/kv/store.ts";
+import { logLine } from "./lib/log/mod.ts";
 import { createDeps } from "./routes/_lib/deps.ts";
 import { createApp } from "./routes/mod.ts";
 
@@ -40,8 +41,8 @@ export async function startServer(
   deps.clicks.start();
   if (options.cron ?? true) {
     Deno.cron("sweep expired links", "0 * * * *", async () => {
-      const report = await sweepExpiredLinks(store);
-      console.log(JSON.stringify({ event: "sweep", swept: report.swept }));
+      const report = await sweepExpiredLinks(store, { metrics: deps.metrics });
+      deps.log(logLine("info", "sweep", { swept: report.swept }));
     });
   }
   const server = Deno.serve({

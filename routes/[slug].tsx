@@ -5,12 +5,61 @@
  */
 import { type Context, Hono } from "hono";
 import { UnlockPage } from "../components/UnlockPage.tsx";
-import { type DatedLinkRecord, isReservedSlug, isSlugLike, lookupLink } from "../lib/links/mod.ts";
+import { z } from "zod";
+import {
+  type DatedLinkRecord,
+  isReservedSlug,
+  isSlugLike,
+  lookupLink,
+  SLUG_LIKE_PATTERN,
+} from "../lib/links/mod.ts";
+import type { RouteSpec } from "../lib/openapi/mod.ts";
 import { clientAddress } from "./_lib/client.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
 import { notFound } from "./_404.tsx";
+
+const page = (description: string) => ({
+  description,
+  content: { "text/html": { schema: z.string(), example: '<!DOCTYPE html><html lang="en">…' } },
+});
+
+/** What the route takes and answers, for the API document. */
+export const spec: RouteSpec = {
+  get: {
+    tag: "Redirect",
+    summary: "Follow a short link",
+    description: "Redirects to the destination. A protected link needs its unlock cookie; " +
+      "without it the answer is 401 with the unlock page. An expired or unknown slug gets " +
+      "the 404 page, which says where an expired link pointed (a protected one: only that it " +
+      "was protected) or that the name is free. HEAD answers the same status and headers " +
+      "without a body, and records no click. Not rate limited.",
+    path: z.object({ slug: z.string().regex(SLUG_LIKE_PATTERN).describe("The link's slug") }),
+    parameterExample: { slug: "hello" },
+    responses: {
+      302: {
+        description: "On to the destination",
+        headers: {
+          Location: { description: "The destination", example: "https://example.com/a/long/path" },
+          "Referrer-Policy": {
+            description: "`unsafe-url`: the referrer travels on",
+            example: "unsafe-url",
+          },
+          "Cache-Control": {
+            description: "`no-store`: no cache absorbs a visit",
+            example: "no-store",
+          },
+        },
+      },
+      401: page("A protected link without its unlock cookie: the unlock page"),
+      404: page("No live link has the slug: the 404 page"),
+      503: page("The store did not answer: an error page"),
+    },
+    store: false,
+    readsUnlockCookie: true,
+  },
+};
 
 /** Headers of every redirect: the referrer travels on, and no cache keeps the visit. */
 export const REDIRECT_HEADERS: Readonly<Record<string, string>> = {

@@ -4,19 +4,28 @@
  */
 import { Hono } from "hono";
 import { serveStatic } from "hono/deno";
+import type { ApiCatalogue, RouteSpec } from "../lib/openapi/mod.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
+import { accessLog } from "./_middleware/access_log.ts";
 import { bodyLimit } from "./_middleware/body_limit.ts";
 import { cors } from "./_middleware/cors.ts";
 import { handleErrors } from "./_middleware/errors.tsx";
+import { countRequests } from "./_middleware/metrics.ts";
+import { requestId } from "./_middleware/request_id.ts";
 import { notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
+import * as docs from "./docs.tsx";
+import * as metricsRoute from "./metrics.ts";
 import * as bulk from "./api/bulk.ts";
 import * as changelogApi from "./api/changelog.ts";
 import * as check from "./api/check.ts";
 import * as create from "./api/create.ts";
 import * as exportApi from "./api/export.ts";
+import * as health from "./api/health.ts";
 import * as links from "./api/links.ts";
+import * as openapi from "./api/openapi.ts";
 import * as preview from "./api/preview.ts";
+import * as qr from "./api/qr.ts";
 import * as remove from "./api/remove.ts";
 import * as stats from "./api/stats.ts";
 import * as sweep from "./api/sweep.ts";
@@ -24,9 +33,11 @@ import * as unlock from "./api/unlock.tsx";
 import * as unshorten from "./api/unshorten.ts";
 import * as version from "./api/version.ts";
 
-/** A route module: a factory of a small Hono app. */
+/** A route module: a factory of a small Hono app, and what its operations take and answer. */
 interface RouteModule {
-  makeRoute(deps: AppDeps): Hono<AppEnv>;
+  makeRoute(deps: AppDeps, catalogue: ApiCatalogue): Hono<AppEnv>;
+  /** Its operations, for the API document. */
+  spec?: RouteSpec;
 }
 
 /** The API, path by path. */
@@ -44,17 +55,39 @@ const API: Readonly<Record<string, RouteModule>> = {
   "/api/version": version,
   "/api/changelog": changelogApi,
   "/api/sweep": sweep,
+  "/api/qr": qr,
+  "/api/health": health,
+  "/api/openapi.json": openapi,
 };
+
+/** Every documented operation, by the path the app mounts it on: the API, metrics, redirect. */
+export function apiCatalogue(): ApiCatalogue {
+  const catalogue: Record<string, RouteSpec> = {};
+  for (const [path, module] of Object.entries(API)) {
+    if (module.spec) catalogue[path] = module.spec;
+  }
+  catalogue["/metrics"] = metricsRoute.spec;
+  catalogue["/:slug"] = slug.spec;
+  return catalogue;
+}
 
 /** Builds the service's HTTP app over `deps`. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const methods = new Map<string, string[]>();
-  app.onError(handleErrors());
+  const catalogue = apiCatalogue();
+  app.onError(handleErrors({ log: deps.log }));
   app.notFound((c) => notFound(c, deps));
+  app.use(requestId());
+  app.use(accessLog({ log: deps.log }));
+  app.use(countRequests({ metrics: deps.metrics }));
   app.use(cors({ methodsOf: (path) => methods.get(path) }));
   app.use("/api/*", bodyLimit());
-  for (const [path, module] of Object.entries(API)) app.route(path, module.makeRoute(deps));
+  for (const [path, module] of Object.entries(API)) {
+    app.route(path, module.makeRoute(deps, catalogue));
+  }
+  app.route("/docs", docs.makeRoute(deps, catalogue));
+  app.route("/metrics", metricsRoute.makeRoute(deps));
   app.use("/static/*", serveStatic({ root: "./" }));
   app.route("/", slug.makeRoute(deps));
   collectMethods(app, methods);

@@ -115,3 +115,8 @@ export function rateWindowKey(limit: string, client: string, windowStart: number
 export function settingKey(name: string): Deno.KvKey {
   return ["settings", name];
 }
+
+/** One instance's health probe: written and read back by each health check, short-lived. */
+export function healthKey(instance: string): Deno.KvKey {
+  return ["health", instance];
+}

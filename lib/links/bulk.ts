@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { DomainError, SlugTakenError, StoreUnavailableError } from "../errors.ts";
 import type { Store } from "../kv/store.ts";
+import { documentAs } from "../openapi/catalogue.ts";
 import { parseInput } from "../validation.ts";
 import { createLink } from "./create.ts";
 import { type LinkInput, linkInput, password } from "./input.ts";
@@ -13,15 +14,25 @@ import type { DatedLinkRecord } from "./record.ts";
 /** Most rows in one bulk request. */
 export const MAX_BULK_ROWS = 10;
 
+/**
+ * One bulk row as it is parsed: a url, or the fields of one link. Rows are taken as they come
+ * and parsed one by one, so that a bad row fails alone; this is what each must be.
+ */
+export const bulkRow = z.union([linkInput.shape.url, linkInput]);
+
+const takenRow = z.unknown();
+documentAs(takenRow, bulkRow);
+
 /** The body of `POST /api/bulk`: rows are URLs or `{url, slug?, title?, note?}`. */
 export const bulkInput = z.object({
-  urls: z.array(z.unknown())
+  urls: z.array(takenRow)
     .min(1, "urls must not be empty")
-    .max(MAX_BULK_ROWS, `max ${MAX_BULK_ROWS} links per request`),
+    .max(MAX_BULK_ROWS, `max ${MAX_BULK_ROWS} links per request`)
+    .describe("The rows, at most ten: each a url, or `{url, slug?, title?, note?}`"),
   pass: z.preprocess(
     (value) => (value === "" || value === null ? undefined : value),
     password.optional(),
-  ),
+  ).describe("A password protecting every link made"),
 });
 
 /** The body of `POST /api/bulk`, after parsing. */

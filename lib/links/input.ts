@@ -31,10 +31,17 @@ export const password = z.string().max(MAX_PASSWORD_LENGTH);
 
 /** What one link is made from: the body of `POST /api/create` and one bulk row. */
 export const linkInput = z.object({
-  url: z.string().trim().min(1).max(MAX_DESTINATION_LENGTH),
-  title: z.preprocess(blankIsAbsent, z.string().trim().max(MAX_TITLE_LENGTH).optional()),
-  note: z.preprocess(blankIsAbsent, z.string().trim().max(MAX_NOTE_LENGTH).optional()),
-  slug: z.preprocess(blankIsAbsent, customSlug.optional()),
+  url: z.string().trim().min(1).max(MAX_DESTINATION_LENGTH).describe(
+    "The destination: an http(s) URL; `https://` is prepended when it has no `scheme://`",
+  ),
+  title: z.preprocess(blankIsAbsent, z.string().trim().max(MAX_TITLE_LENGTH).optional())
+    .describe("A title"),
+  note: z.preprocess(blankIsAbsent, z.string().trim().max(MAX_NOTE_LENGTH).optional())
+    .describe("A note, shown in the list"),
+  slug: z.preprocess(blankIsAbsent, customSlug.optional()).describe(
+    "A custom slug: 3 to 48 of `A-Z a-z 0-9 - _`, starting with a letter or digit; " +
+      "case-sensitive, and not a reserved word in any case. Random when absent",
+  ),
 });
 
 /** One link's input, after parsing. */
@@ -42,7 +49,9 @@ export type LinkInput = z.infer<typeof linkInput>;
 
 /** The body of `POST /api/create`: one link, optionally protected by a password. */
 export const createLinkInput = linkInput.extend({
-  pass: z.preprocess(blankIsAbsent, password.optional()),
+  pass: z.preprocess(blankIsAbsent, password.optional()).describe(
+    "A password guarding the redirect; the link is open without it",
+  ),
 });
 
 /** The body of `POST /api/create`, after parsing. */

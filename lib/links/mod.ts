@@ -15,3 +15,5 @@ export * from "./sweep.ts";
 export * from "./reference.ts";
 export * from "./export.ts";
 export * from "./bulk.ts";
+export * from "./views.ts";
+export * from "./query.ts";

@@ -2,7 +2,9 @@
  * The stored link and the public shapes made from it.
  * @module
  */
+import type { z } from "zod";
 import { destinationHost } from "./destination.ts";
+import type { linkListEntry, linkView, unshortenView } from "./views.ts";
 
 /** A link as stored under its slug (and copied into the creation-order index). */
 export interface LinkRecord {
@@ -46,43 +48,13 @@ export interface ViewOptions {
 }
 
 /** The link as create and bulk answer it. */
-export interface LinkView {
-  slug: string;
-  shortUrl: string;
-  url: string | null;
-  title: string;
-  protected: boolean;
-  expiresInDays: number;
-  expiresAt: string;
-}
+export type LinkView = z.infer<typeof linkView>;
 
 /** The link as the list and the JSON export show it. */
-export interface LinkListEntry {
-  slug: string;
-  shortUrl: string;
-  url: string | null;
-  host: string | null;
-  title: string;
-  note: string;
-  clicks: number;
-  protected: boolean;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string;
-  expiresInDays: number;
-}
+export type LinkListEntry = z.infer<typeof linkListEntry>;
 
 /** The link as unshorten answers it. */
-export interface UnshortenView {
-  slug: string;
-  shortUrl: string;
-  url: string | null;
-  protected: boolean;
-  clicks: number;
-  createdAt: string;
-  expiresAt: string;
-  expiresInDays: number;
-}
+export type UnshortenView = z.infer<typeof unshortenView>;
 
 const DAY_MS = 24 * 3600 * 1000;
 

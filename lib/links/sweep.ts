@@ -2,6 +2,7 @@
  * The sweep: removes expired links with all their figures, in bounded batches.
  * @module
  */
+import type { z } from "zod";
 import {
   cacheEpochKey,
   linkByCreatedKey,
@@ -15,30 +16,18 @@ import type { Store } from "../kv/store.ts";
 import { drainRetiredLink } from "../tallies/drain.ts";
 import type { LinkRecord } from "./record.ts";
 import { retireLink } from "./remove.ts";
+import type { Metrics } from "../metrics/mod.ts";
 import type { RetiringLink } from "./write.ts";
+import type { expiredLink, expiredListing, sweepReport } from "./views.ts";
 
 /** One link the sweep would remove. */
-export interface ExpiredLink {
-  slug: string;
-  /** Deadline, ISO 8601. */
-  expiresAt: string;
-}
+export type ExpiredLink = z.infer<typeof expiredLink>;
 
 /** What {@linkcode listExpiredLinks} found. */
-export interface ExpiredListing {
-  /** The first `limit` expired links, oldest deadline first. */
-  expired: ExpiredLink[];
-  /** How many expired links there are in all. */
-  count: number;
-}
+export type ExpiredListing = z.infer<typeof expiredListing>;
 
 /** What a sweep did. */
-export interface SweepReport {
-  /** How many links it removed. */
-  swept: number;
-  /** Their slugs, the first `limit` of them. */
-  slugs: string[];
-}
+export type SweepReport = z.infer<typeof sweepReport>;
 
 /** Options of the sweep functions. */
 export interface SweepOptions {
@@ -46,6 +35,8 @@ export interface SweepOptions {
   limit?: number;
   /** Expired links handled per batch; default 100. */
   batchSize?: number;
+  /** Where a finished sweep counts itself and the links it removed; default nowhere. */
+  metrics?: Pick<Metrics, "sweepRuns" | "sweptLinks">;
 }
 
 /** Lists the links whose deadline has passed and that the sweep would remove. */
@@ -93,6 +84,8 @@ export async function sweepExpiredLinks(
     }
   }
   await finishRetirements(store);
+  options.metrics?.sweepRuns.inc();
+  options.metrics?.sweptLinks.inc(report.swept);
   return report;
 }
 

@@ -9,20 +9,14 @@
 import { parseWebAddress } from "../links/destination.ts";
 import { mimeTypeOf } from "./charset.ts";
 import { absoluteUrl, type PageFields, readHeadFields } from "./extract.ts";
+import type { PagePreview } from "./schema.ts";
 import { type Dialer, dialWithDeno, io, openPage, UnreachableError } from "./fetch.ts";
 import { checkTarget, type Resolver, resolveWithDns } from "./target.ts";
 
 export type { PageFields } from "./extract.ts";
 export type { Dialer } from "./fetch.ts";
 export type { Resolver } from "./target.ts";
-
-/** A preview: the final address and what the page says about itself; `""` where unknown. */
-export interface PagePreview extends PageFields {
-  /** The address finally reached, after redirects. */
-  url: string;
-  /** Its host. */
-  host: string;
-}
+export * from "./schema.ts";
 
 /** The network a preview uses, and its bounds; everything has a production default. */
 export interface PreviewOptions {

@@ -2,22 +2,28 @@
  * The release history: the one source of `/api/version`, `/api/changelog` and the changelog page.
  * @module
  */
+import { z } from "zod";
 
 /** What one release changed. */
-export interface ReleaseChanges {
-  added: string[];
-  fixed: string[];
-  changed: string[];
-}
+export const releaseChanges = z.object({
+  added: z.array(z.string()).describe("What is new"),
+  fixed: z.array(z.string()).describe("What was wrong and is right now"),
+  changed: z.array(z.string()).describe("What works differently"),
+});
+
+/** What one release changed. */
+export type ReleaseChanges = z.infer<typeof releaseChanges>;
 
 /** One release. */
-export interface Release {
-  version: string;
-  /** Release date, `YYYY-MM-DD`. */
-  date: string;
-  title: string;
-  changes: ReleaseChanges;
-}
+export const release = z.object({
+  version: z.string().describe("Semantic version"),
+  date: z.string().describe("Release date, `YYYY-MM-DD`"),
+  title: z.string(),
+  changes: releaseChanges,
+});
+
+/** One release. */
+export type Release = z.infer<typeof release>;
 
 /** Every release, newest first. */
 export const RELEASES: readonly Release[] = [
@@ -63,17 +69,23 @@ export const RELEASES: readonly Release[] = [
 export const CURRENT_RELEASE: Release = RELEASES[0]!;
 
 /** The `/api/version` document. */
-export interface VersionDocument {
-  version: string;
-  released: string;
-  latest: Release;
-  commits: null;
-}
+export const versionDocumentSchema = z.object({
+  version: z.string().describe("The running release"),
+  released: z.string().describe("Its date, `YYYY-MM-DD`"),
+  latest: release.describe("The running release in full"),
+  commits: z.null().describe("Always `null`: no commit list is published"),
+});
+
+/** The `/api/version` document. */
+export type VersionDocument = z.infer<typeof versionDocumentSchema>;
 
 /** The `/api/changelog` document: the version document plus every release. */
-export interface ChangelogDocument extends VersionDocument {
-  releases: readonly Release[];
-}
+export const changelogDocumentSchema = versionDocumentSchema.extend({
+  releases: z.array(release).readonly().describe("Every release, newest first"),
+});
+
+/** The `/api/changelog` document. */
+export type ChangelogDocument = z.infer<typeof changelogDocumentSchema>;
 
 /** The version document of the running release. */
 export function versionDocument(): VersionDocument {

@@ -5,25 +5,40 @@
 import type { Config } from "../../fresh.config.ts";
 import { ClickBuffer, type ClickBufferOptions } from "../../lib/clicks/mod.ts";
 import type { Store } from "../../lib/kv/store.ts";
-import { loadUnlockKey } from "../../lib/unlock/mod.ts";
+import { describeError, type Logger, logLine, stdoutLogger } from "../../lib/log/mod.ts";
+import { createMetrics } from "../../lib/metrics/mod.ts";
+import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
+import { loadUnlockKey, UNLOCK_PER_LINK } from "../../lib/unlock/mod.ts";
 import type { AppDeps } from "./env.ts";
 
 /** Options of {@linkcode createDeps}. */
 export interface CreateDepsOptions {
+  /** Where log lines go; default one JSON line each to stdout. */
+  log?: Logger;
   /** Options of the click buffer. */
   clicks?: ClickBufferOptions;
 }
 
-/** The dependencies every route is built with. */
+/** The dependencies every route is built with; each call gets its own metrics registry. */
 export async function createDeps(
   config: Config,
   store: Store,
   options: CreateDepsOptions = {},
 ): Promise<AppDeps> {
+  const rateLimits = [...Object.values(RATE_LIMITS).map((rule) => rule.name), UNLOCK_PER_LINK.name];
+  const log = options.log ?? stdoutLogger();
+  const metrics = createMetrics({ rateLimits });
   return {
     config,
     store,
     unlockKey: await loadUnlockKey(store, config.cookieSecret),
-    clicks: new ClickBuffer(store, options.clicks),
+    log,
+    metrics,
+    clicks: new ClickBuffer(store, {
+      log: (message, error) => log(logLine("error", message, { error: describeError(error) })),
+      onRecorded: (visits) => metrics.clicksRecorded.inc(visits),
+      onFlushed: (outcome) => metrics.clicksFlushed.inc(outcome.clicks + outcome.bots),
+      ...options.clicks,
+    }),
   };
 }

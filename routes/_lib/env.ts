@@ -5,6 +5,8 @@
 import type { Config } from "../../fresh.config.ts";
 import type { ClickBuffer } from "../../lib/clicks/mod.ts";
 import type { Store } from "../../lib/kv/store.ts";
+import type { Logger } from "../../lib/log/mod.ts";
+import type { Metrics } from "../../lib/metrics/mod.ts";
 import type { PreviewOptions } from "../../lib/preview/mod.ts";
 
 /** The service's dependencies, handed to every route factory. */
@@ -19,6 +21,10 @@ export interface AppDeps {
   clicks: ClickBuffer;
   /** The network previews use; production leaves it out and gets DNS and `Deno.connect`. */
   preview?: PreviewOptions;
+  /** Where log lines go: stdout in production, nowhere (or a test's list) in tests. */
+  log: Logger;
+  /** This app's own figures, scraped at `/metrics`. */
+  metrics: Metrics;
 }
 
 /** The connection facts `Deno.serve` passes as the second argument of `fetch`. */
@@ -26,7 +32,14 @@ export interface ConnectionInfo {
   remoteAddr?: { hostname?: string };
 }
 
+/** What the middleware leaves on a request's context for the handlers. */
+export interface RequestVariables {
+  /** The request's id, sent back as `X-Request-Id` and written on its log lines. */
+  requestId: string;
+}
+
 /** The Hono environment of the app: bindings are the connection info. */
 export interface AppEnv {
   Bindings: ConnectionInfo;
+  Variables: RequestVariables;
 }

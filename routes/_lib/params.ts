@@ -1,15 +1,22 @@
 /**
- * Reading query parameters the API shares.
+ * Reading query parameters, with the zod schemas in `lib/` that also describe them in the
+ * OpenAPI document.
  * @module
  */
 import type { Context } from "hono";
-import { InvalidInputError } from "../../lib/errors.ts";
-import { isSlugLike } from "../../lib/links/mod.ts";
+import type { z } from "zod";
+import { slugQuery } from "../../lib/links/mod.ts";
+import { parseInput } from "../../lib/validation.ts";
+
+/**
+ * The query parsed with `schema` (the first value of each parameter); 400 with the schema's
+ * sentence when it does not fit.
+ */
+export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.output<T> {
+  return parseInput(schema, c.req.query());
+}
 
 /** The `slug` query parameter, trimmed; 400 when it is missing or cannot be a slug. */
 export function slugParam(c: Context): string {
-  const slug = c.req.query("slug")?.trim();
-  if (!slug) throw new InvalidInputError("slug is required");
-  if (!isSlugLike(slug)) throw new InvalidInputError("invalid slug");
-  return slug;
+  return parseQuery(c, slugQuery).slug;
 }

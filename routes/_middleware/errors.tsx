@@ -18,7 +18,9 @@ import {
   StoreUnavailableError,
   WrongPasswordError,
 } from "../../lib/errors.ts";
+import { describeError, type Logger, logLine, stdoutLogger } from "../../lib/log/mod.ts";
 import { ErrorPage } from "../../components/ErrorPage.tsx";
+import type { AppEnv } from "../_lib/env.ts";
 import { renderPage } from "../_lib/html.ts";
 
 type ErrorStatus = 400 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 503;
@@ -40,24 +42,45 @@ export function statusOf(error: DomainError): ErrorStatus {
 
 /** Options of {@linkcode handleErrors}. */
 export interface ErrorOptions {
-  /** Where unexpected errors are reported; default `console.error`. */
-  log?: (message: string, error: unknown) => void;
+  /** Where unexpected errors and store failures are logged; default stdout. */
+  log?: Logger;
 }
 
 /**
  * Maps an error to its response: a domain error to its status and sentence, an HTTP exception
- * to itself, anything else to 500 with a generic sentence, logged once with its request.
+ * to itself, anything else to 500 with a generic sentence. Unexpected errors and store failures
+ * are logged here, once each, with their request and its id.
  */
-export function handleErrors(options: ErrorOptions = {}): ErrorHandler {
-  const log = options.log ?? ((message, error) => console.error(message, error));
+export function handleErrors(options: ErrorOptions = {}): ErrorHandler<AppEnv> {
+  const log = options.log ?? stdoutLogger();
   return function handleErrors(error, c) {
     if (error instanceof DomainError) return domainErrorResponse(c, error, log);
     if (error instanceof HTTPException) {
       return respond(c, error.status, { error: error.message || "request refused" });
     }
-    log(`${c.req.method} ${c.req.path} failed:`, error);
+    logFailure(c, { log, msg: "unexpected error", error });
     return respond(c, 500, { error: "internal error, the request was not completed" });
   };
+}
+
+/** A failure to log: where to, what it is in a word or two, and the error itself. */
+export interface Failure {
+  log: Logger;
+  msg: string;
+  error: unknown;
+}
+
+/**
+ * Logs a failure of the request in `c` at level `error`, with its method, path and id: for a
+ * route that answers a failure itself rather than throwing it to {@linkcode handleErrors}.
+ */
+export function logFailure(c: Context<AppEnv>, failure: Failure): void {
+  failure.log(logLine("error", failure.msg, {
+    method: c.req.method,
+    path: c.req.path,
+    requestId: c.get("requestId"),
+    error: describeError(failure.error),
+  }));
 }
 
 /** The error as JSON on an API path, or as a page with the same sentence elsewhere. */
@@ -68,14 +91,10 @@ function respond(c: Context, status: number, body: { error: string }): Response 
   });
 }
 
-function domainErrorResponse(
-  c: Context,
-  error: DomainError,
-  log: (message: string, error: unknown) => void,
-): Response {
+function domainErrorResponse(c: Context<AppEnv>, error: DomainError, log: Logger): Response {
   const status = statusOf(error);
   if (error instanceof StoreUnavailableError) {
-    log(`${c.req.method} ${c.req.path}: store unavailable:`, error.cause);
+    logFailure(c, { log, msg: "store unavailable", error: error.cause });
   }
   if (error instanceof RateLimitedError) {
     c.header("Retry-After", String(error.retryAfterSeconds));

@@ -22,6 +22,7 @@ export function rateLimit(deps: AppDeps, rule: RateLimit): MiddlewareHandler<App
       "RateLimit-Reset": String(decision.retryAfterSeconds),
     };
     if (!decision.allowed) {
+      deps.metrics.rateLimited.inc(rule.name);
       throw new RateLimitedError(rule.limit, rule.windowMs, decision.retryAfterSeconds);
     }
     await next();

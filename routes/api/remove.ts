@@ -3,15 +3,42 @@
  * @module
  */
 import { Hono } from "hono";
-import { removeLink } from "../../lib/links/mod.ts";
+import { LinkNotFoundError } from "../../lib/errors.ts";
+import {
+  type LinkConfirmation,
+  linkConfirmation,
+  removeLink,
+  slugQuery,
+} from "../../lib/links/mod.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
-import { slugParam } from "../_lib/params.ts";
+import { parseQuery } from "../_lib/params.ts";
+
+/** What the route takes and answers, for the API document. */
+export const spec: RouteSpec = {
+  delete: {
+    tag: "Links",
+    summary: "Remove a link now",
+    description: "Removes the link, its destination and its clicks at once. Needs no password, " +
+      "a protected link included.",
+    query: slugQuery,
+    parameterExample: { slug: "hello" },
+    responses: {
+      200: jsonResponse("The link is gone", {
+        schema: linkConfirmation,
+        example: { ok: true, slug: "hello" },
+      }),
+      400: errorResponse("No slug, or one no link could have", "invalid slug"),
+      404: errorResponse("No live link has the slug", new LinkNotFoundError("hello").message),
+    },
+  },
+};
 
 /** The route: 200 `{ok: true, slug}`, or 404 for an unknown or expired slug. */
 export function makeRoute({ store }: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>().delete("/", async (c) => {
-    const slug = slugParam(c);
+    const { slug } = parseQuery(c, slugQuery);
     await removeLink(store, slug);
-    return c.json({ ok: true, slug });
+    return c.json({ ok: true, slug } satisfies LinkConfirmation);
   });
 }

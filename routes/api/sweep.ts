@@ -5,23 +5,85 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { LinkNotFoundError } from "../../lib/errors.ts";
 import {
+  expiredListing,
+  type LinkConfirmation,
+  linkConfirmation,
   listExpiredLinks,
+  optionalSlugQuery,
   removeLink,
   stampUndatedLinks,
   sweepExpiredLinks,
+  sweepListing,
+  sweepReport,
 } from "../../lib/links/mod.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import { readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
-import { slugParam } from "../_lib/params.ts";
+import { parseQuery } from "../_lib/params.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
 
 /** The body that runs the sweep. */
 export const sweepRunInput = z.object({
-  confirm: z.literal("sweep", { error: 'confirm must be "sweep" to run the sweep' }),
+  confirm: z.literal("sweep", { error: 'confirm must be "sweep" to run the sweep' })
+    .describe("Must be `sweep`: a safeguard against running it by mistake, not a credential"),
 });
+
+const EXAMPLE_EXPIRED = { slug: "old", expiresAt: "2026-11-01T09:30:00.000Z" };
+const MAINTENANCE =
+  "Maintenance, not public API. GET, DELETE and POST share one allowance of 4 a minute.";
+
+/** What the route takes and answers, for the API document. */
+export const spec: RouteSpec = {
+  get: {
+    tag: "Maintenance",
+    summary: "List what the sweep would remove",
+    description: `Lists the expired links, oldest deadline first, and gives legacy links ` +
+      `without a deadline one (seven days from now). ${MAINTENANCE}`,
+    responses: {
+      200: jsonResponse("The expired links, and how many legacy links were dated", {
+        schema: sweepListing,
+        example: { expired: [EXAMPLE_EXPIRED], count: 1, stamped: 0 },
+      }),
+    },
+    rateLimit: RATE_LIMITS.sweep,
+  },
+  delete: {
+    tag: "Maintenance",
+    summary: "Remove one link, or list what the sweep would remove",
+    description: `With \`slug\`, removes that live link at once, as \`DELETE /api/remove\` ` +
+      `does; without, lists the expired links as GET does (dating nothing). ${MAINTENANCE}`,
+    query: optionalSlugQuery,
+    parameterExample: { slug: "hello" },
+    responses: {
+      200: jsonResponse("The link is gone (with `slug`), or the listing (without)", {
+        schema: z.union([linkConfirmation, expiredListing]),
+        example: { ok: true, slug: "hello" },
+      }),
+      400: errorResponse("A blank or impossible slug", "slug is required"),
+      404: errorResponse("No live link has the slug", new LinkNotFoundError("hello").message),
+    },
+    rateLimit: RATE_LIMITS.sweep,
+  },
+  post: {
+    tag: "Maintenance",
+    summary: "Run the sweep",
+    description: `Removes every expired link with its clicks, as the hourly job does. Without ` +
+      `the confirmation nothing is removed. ${MAINTENANCE}`,
+    body: { schema: sweepRunInput, example: { confirm: "sweep" } },
+    responses: {
+      200: jsonResponse("What the sweep removed", {
+        schema: sweepReport,
+        example: { swept: 1, slugs: ["old"] },
+      }),
+      400: errorResponse("No confirmation", 'confirm must be "sweep" to run the sweep'),
+    },
+    rateLimit: RATE_LIMITS.sweep,
+  },
+};
 
 /** The route: the three methods share one rate allowance. */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
@@ -33,13 +95,13 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       return c.json({ ...(await listExpiredLinks(store)), stamped });
     })
     .delete("/", limit, async (c) => {
-      if (c.req.query("slug") === undefined) return c.json(await listExpiredLinks(store));
-      const slug = slugParam(c);
+      const { slug } = parseQuery(c, optionalSlugQuery);
+      if (slug === undefined) return c.json(await listExpiredLinks(store));
       await removeLink(store, slug);
-      return c.json({ ok: true, slug });
+      return c.json({ ok: true, slug } satisfies LinkConfirmation);
     })
     .post("/", limit, async (c) => {
       parseInput(sweepRunInput, await readObjectBody(c));
-      return c.json(await sweepExpiredLinks(store));
+      return c.json(await sweepExpiredLinks(store, { metrics: deps.metrics }));
     });
 }

@@ -4,10 +4,23 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { DomainError } from "../../lib/errors.ts";
-import { existingSlug, password } from "../../lib/links/mod.ts";
+import {
+  DomainError,
+  LinkNotFoundError,
+  NotProtectedError,
+  RateLimitedError,
+  StoreUnavailableError,
+  WrongPasswordError,
+} from "../../lib/errors.ts";
+import {
+  existingSlug,
+  type LinkConfirmation,
+  linkConfirmation,
+  password,
+} from "../../lib/links/mod.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
-import { unlockLink } from "../../lib/unlock/mod.ts";
+import { UNLOCK_PER_LINK, unlockCookieName, unlockLink } from "../../lib/unlock/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import { UnlockPage } from "../../components/UnlockPage.tsx";
 import { isFormPost, readObjectBody } from "../_lib/body.ts";
@@ -16,13 +29,56 @@ import { renderPage } from "../_lib/html.ts";
 import { isBrowserForm } from "../_lib/negotiate.ts";
 import { setUnlockCookie } from "../_lib/unlock.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
-import { statusOf } from "../_middleware/errors.tsx";
+import { logFailure, statusOf } from "../_middleware/errors.tsx";
 
 /** The body of `POST /api/unlock`. */
 export const unlockInput = z.object({
-  slug: existingSlug,
-  pass: password.min(1),
+  slug: existingSlug.describe("The protected link's slug"),
+  pass: password.min(1).describe("Its password"),
 });
+
+/** What the route takes and answers, for the API document. */
+export const spec: RouteSpec = {
+  post: {
+    tag: "Protected links",
+    summary: "Unlock a protected link",
+    description: "Checks the password and, when it is right, sets the link's unlock cookie " +
+      "(see the `unlockCookie` security scheme): the redirect then proceeds, and the " +
+      "destination shows in unshorten, the list and the export. The destination is in " +
+      "neither answer. A plain HTML form post that succeeds answers 303 to the link; one that " +
+      "fails gets the unlock page again, with the reason, under the status below. Besides " +
+      "the 10 a minute per client, one link takes at most 30 attempts per 10 minutes from all " +
+      "clients together (also 429).",
+    body: { schema: unlockInput, example: { slug: "secret", pass: "correct horse" }, form: true },
+    responses: {
+      200: jsonResponse("Unlocked: the cookie is set", {
+        schema: linkConfirmation,
+        example: { ok: true, slug: "secret" },
+        headers: {
+          "Set-Cookie": {
+            description: "The unlock cookie of this link",
+            example: `${unlockCookieName("secret")}=<token>; Max-Age=604800; Path=/; ` +
+              "HttpOnly; SameSite=Lax",
+          },
+        },
+      }),
+      303: {
+        description: "Unlocked by a plain HTML form: on to the link, the cookie set",
+        headers: {
+          Location: { description: "The link's path", example: "/secret" },
+          "Set-Cookie": { description: "The unlock cookie of this link" },
+        },
+      },
+      400: errorResponse(
+        "A missing field, or a link that has no password",
+        new NotProtectedError("hello").message,
+      ),
+      403: errorResponse("The password is wrong", new WrongPasswordError().message),
+      404: errorResponse("No live link has the slug", new LinkNotFoundError("secret").message),
+    },
+    rateLimit: RATE_LIMITS.unlock,
+  },
+};
 
 /**
  * The route: 200 `{ok: true, slug}` with the cookie (a form post gets 303 to the link);
@@ -36,10 +92,14 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const record = await unlockLink(deps.store, input.slug, input.pass);
       await setUnlockCookie(c, deps, record);
       if (isFormPost(c)) return c.redirect(`/${record.slug}`, 303);
-      return c.json({ ok: true, slug: record.slug });
+      return c.json({ ok: true, slug: record.slug } satisfies LinkConfirmation);
     } catch (error) {
+      if (error instanceof RateLimitedError) deps.metrics.rateLimited.inc(UNLOCK_PER_LINK.name);
       // A browser that posted the plain form sees the form again, with the reason.
       if (!isBrowserForm(c) || !(error instanceof DomainError)) throw error;
+      if (error instanceof StoreUnavailableError) {
+        logFailure(c, { log: deps.log, msg: "store unavailable", error: error.cause });
+      }
       return renderPage(<UnlockPage slug={input.slug} error={error.message} />, statusOf(error));
     }
   });

@@ -3,22 +3,62 @@
  * @module
  */
 import { Hono } from "hono";
-import { InvalidInputError, LinkExpiredError, LinkNotFoundError } from "../../lib/errors.ts";
+import { z } from "zod";
+import { expiredErrorBody } from "../../lib/error_bodies.ts";
+import { LinkExpiredError, LinkNotFoundError } from "../../lib/errors.ts";
 import {
   lookupLink,
   readCounters,
   slugFromReference,
   toUnshortenView,
+  unshortenQuery,
+  unshortenView,
 } from "../../lib/links/mod.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
+import { EXAMPLE_ORIGIN, EXAMPLE_UNSHORTEN } from "../_lib/examples.ts";
+import { parseQuery } from "../_lib/params.ts";
 import { isUnlocked } from "../_lib/unlock.ts";
+
+const EXPIRED_AT = "2026-11-09T12:00:00.000Z";
+
+/** What the route takes and answers, for the API document. */
+export const spec: RouteSpec = {
+  get: {
+    tag: "Links",
+    summary: "Expand a slug or short URL",
+    description: "Takes a bare slug or a full short URL of this service (its host or the `www.` " +
+      "variant; another host is an invalid slug). A protected link's destination is `null` " +
+      "unless the request carries its unlock cookie. An expired link answers 410, one that " +
+      "never existed 404. Not rate limited.",
+    query: unshortenQuery,
+    parameterExample: { slug: `${EXAMPLE_ORIGIN}/hello` },
+    responses: {
+      200: jsonResponse("The link, with its clicks", {
+        schema: unshortenView,
+        example: EXAMPLE_UNSHORTEN,
+      }),
+      400: errorResponse("No reference, or not one of this service's links", "invalid slug"),
+      404: errorResponse("No link ever had the slug", new LinkNotFoundError("hello").message),
+      410: jsonResponse("The link existed and its time is up", {
+        schema: expiredErrorBody,
+        example: {
+          error: new LinkExpiredError("hello", Date.parse(EXPIRED_AT)).message,
+          slug: "hello",
+          expired: true,
+          expiresAt: EXPIRED_AT,
+        } satisfies z.input<typeof expiredErrorBody>,
+      }),
+    },
+    readsUnlockCookie: true,
+  },
+};
 
 /** The route: the link with its clicks; 410 when expired, 404 when it never existed. */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   const { config, store } = deps;
   return new Hono<AppEnv>().get("/", async (c) => {
-    const reference = c.req.query("slug") ?? c.req.query("url");
-    if (!reference?.trim()) throw new InvalidInputError("slug is required");
+    const reference = parseQuery(c, unshortenQuery);
     const slug = slugFromReference(reference, config.serviceHost);
     const found = await lookupLink(store, slug);
     if (found.status === "missing") throw new LinkNotFoundError(slug);

@@ -3,8 +3,25 @@
  * @module
  */
 import { Hono } from "hono";
-import { versionDocument } from "../../lib/version/changelog.ts";
+import { jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { versionDocument, versionDocumentSchema } from "../../lib/version/changelog.ts";
 import type { AppEnv } from "../_lib/env.ts";
+
+/** What the route takes and answers, for the API document. */
+export const spec: RouteSpec = {
+  get: {
+    tag: "Service",
+    summary: "The running release",
+    description: "A static document: it answers even when the store is down. Not rate limited.",
+    responses: {
+      200: jsonResponse("The running release and its changes", {
+        schema: versionDocumentSchema,
+        example: versionDocument(),
+      }),
+    },
+    store: false,
+  },
+};
 
 /** The route: the version document. */
 export function makeRoute(): Hono<AppEnv> {

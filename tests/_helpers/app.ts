@@ -5,6 +5,7 @@
 import type { Hono } from "hono";
 import { type Config, loadConfig } from "../../fresh.config.ts";
 import { createStore, type Store } from "../../lib/kv/store.ts";
+import { type Logger, silentLogger } from "../../lib/log/mod.ts";
 import type { PreviewOptions } from "../../lib/preview/mod.ts";
 import type { AppDeps, AppEnv } from "../../routes/_lib/env.ts";
 import { createDeps } from "../../routes/_lib/deps.ts";
@@ -37,6 +38,8 @@ export interface TestAppOptions {
   start?: number;
   /** The network previews use (resolver, dialer, bounds); default the real one. */
   preview?: PreviewOptions;
+  /** Where the app's log lines go; default nowhere, so tests stay quiet. */
+  log?: Logger;
 }
 
 /** Builds an app over a fresh `:memory:` store. */
@@ -45,7 +48,10 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   let clock = options.start ?? Date.UTC(2026, 10, 2, 12);
   const kv = await Deno.openKv(":memory:");
   const store = createStore(kv, { ttlMs: config.linkTtlMs, now: () => clock });
-  const deps: AppDeps = { ...await createDeps(config, store), preview: options.preview };
+  const deps: AppDeps = {
+    ...await createDeps(config, store, { log: options.log ?? silentLogger() }),
+    preview: options.preview,
+  };
   const app = createApp(deps);
   const request = (path: string, init?: RequestInit, client = "192.0.2.1") =>
     Promise.resolve(app.request(path, init, { remoteAddr: { hostname: client } }));

@@ -18,6 +18,9 @@ const API_METHODS: Record<string, string[]> = {
   "/api/changelog": ["GET", "HEAD"],
   "/api/sweep": ["GET", "HEAD", "DELETE", "POST"],
   "/api/preview": ["GET", "HEAD"],
+  "/api/qr": ["GET", "HEAD"],
+  "/api/health": ["GET", "HEAD"],
+  "/api/openapi.json": ["GET", "HEAD"],
 };
 
 const ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -109,6 +112,7 @@ Deno.test("a store that is down gives 503 JSON errors, and version and changelog
     ["/api/create", { method: "POST", body: JSON.stringify({ url: "example.com" }) }],
     ["/api/bulk", { method: "POST", body: JSON.stringify({ urls: ["example.com"] }) }],
     ["/api/check?slug=before"],
+    ["/api/qr?slug=before"],
     ["/api/unshorten?slug=before"],
     ["/api/links"],
     ["/api/export"],

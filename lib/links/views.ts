@@ -1,0 +1,110 @@
+/**
+ * The shapes the API answers about links, as zod schemas: the OpenAPI document is made from
+ * them, and the TypeScript types of the views are inferred from them.
+ * @module
+ */
+import { z } from "zod";
+
+const slug = z.string().describe("The short name");
+const shortUrl = z.string().describe("The full short URL: the service's origin and the slug");
+const destination = z.string().nullable().describe(
+  "The destination; `null` for a protected link unless the request carries its unlock cookie",
+);
+const isProtected = z.boolean().describe("Whether a password guards the redirect");
+const expiresInDays = z.number().int().min(0).describe(
+  "Whole days left, rounded up; a new link says 7",
+);
+const expiresAt = z.string().describe("The deadline, ISO 8601 UTC");
+const clicks = z.number().int().min(0).describe("Clicks by people (bots are not counted)");
+const createdAt = z.string().describe("When the link was made, ISO 8601 UTC");
+
+/** The link as create and bulk answer it. */
+export const linkView = z.object({
+  slug,
+  shortUrl,
+  url: destination,
+  title: z.string().describe('The title; `""` when none'),
+  protected: isProtected,
+  expiresInDays,
+  expiresAt,
+});
+
+/** The link as the list and the JSON export show it. */
+export const linkListEntry = z.object({
+  slug,
+  shortUrl,
+  url: destination,
+  host: z.string().nullable().describe("The destination's host; `null` when `url` is withheld"),
+  title: z.string().describe('The title; `""` when none'),
+  note: z.string().describe('The note; `""` when none'),
+  clicks,
+  protected: isProtected,
+  createdAt,
+  lastUsedAt: z.string().nullable().describe("The last click, ISO 8601 UTC; `null` before it"),
+  expiresAt,
+  expiresInDays,
+});
+
+/** The link as unshorten answers it. */
+export const unshortenView = z.object({
+  slug,
+  shortUrl,
+  url: destination,
+  protected: isProtected,
+  clicks,
+  createdAt,
+  expiresAt,
+  expiresInDays,
+});
+
+/** What `GET /api/check` answers. */
+export const checkResult = z.object({
+  slug: z.string().describe("The slug asked about, trimmed"),
+  exists: z.boolean().describe("Whether a live link has it; an expired link does not count"),
+  reserved: z.boolean().describe("Whether it is a reserved word, which no link may take"),
+});
+
+/** What `GET /api/check` answers. */
+export type CheckResult = z.infer<typeof checkResult>;
+
+/** An action on one link done: remove, single-link sweep, unlock. */
+export const linkConfirmation = z.object({
+  ok: z.literal(true),
+  slug: z.string().describe("The link's slug"),
+});
+
+/** An action on one link done. */
+export type LinkConfirmation = z.infer<typeof linkConfirmation>;
+
+/** One row's entry in the bulk answer: the new link, or the input and why it failed. */
+export const bulkEntry = z.union([
+  z.object({ ok: z.literal(true), link: linkView }),
+  z.object({
+    ok: z.literal(false),
+    url: z.unknown().describe("The row as it was sent"),
+    error: z.string().describe("Why this row made no link"),
+  }),
+]);
+
+/** One row's entry in the bulk answer. */
+export type BulkEntry = z.infer<typeof bulkEntry>;
+
+/** One link the sweep would remove. */
+export const expiredLink = z.object({ slug, expiresAt });
+
+/** What the sweep would remove: `GET` and `DELETE /api/sweep` without a slug. */
+export const expiredListing = z.object({
+  expired: z.array(expiredLink).describe("The first 1,000 expired links, oldest deadline first"),
+  count: z.number().int().min(0).describe("How many expired links there are in all"),
+});
+
+/** What `GET /api/sweep` answers: the listing, and how many legacy links it dated. */
+export const sweepListing = expiredListing.extend({
+  stamped: z.number().int().min(0).describe("Legacy links given a deadline by this request"),
+});
+
+/** What a sweep did. */
+export const sweepReport = z.object({
+  swept: z.number().int().min(0).describe("How many links it removed"),
+  slugs: z.array(z.string()).describe("Their slugs, the first 1,000 of them"),
+});

@@ -1,0 +1,342 @@
+/**
+ * Builds the OpenAPI 3.1 document from the route catalogue: every schema in it is generated from
+ * the zod schema the route parses or answers with (`z.toJSONSchema`), never written by hand.
+ * @module
+ */
+import { z } from "zod";
+import { errorBody } from "../error_bodies.ts";
+import {
+  type ApiCatalogue,
+  documentedAs,
+  HTTP_METHODS,
+  JSON_TYPE,
+  type MediaSpec,
+  type OperationSpec,
+  type ResponseSpec,
+} from "./catalogue.ts";
+
+/** A JSON Schema (2020-12), as OpenAPI 3.1 embeds it. */
+export type SchemaObject = { [keyword: string]: unknown };
+
+/** A reference to a shared component. */
+export interface RefObject {
+  $ref: string;
+}
+
+/** A parameter of an operation. */
+export interface ParameterObject {
+  name: string;
+  in: "query" | "path" | "header" | "cookie";
+  required: boolean;
+  description?: string;
+  schema: SchemaObject;
+  example?: unknown;
+}
+
+/** A body of one media type. */
+export interface MediaTypeObject {
+  schema: SchemaObject | RefObject;
+  example?: unknown;
+}
+
+/** A response header. */
+export interface HeaderObject {
+  description: string;
+  schema: SchemaObject;
+  example?: string;
+}
+
+/** A response. */
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, HeaderObject | RefObject>;
+  content?: Record<string, MediaTypeObject>;
+}
+
+/** The request body of an operation. */
+export interface RequestBodyObject {
+  required: boolean;
+  content: Record<string, MediaTypeObject>;
+}
+
+/** How the document states a per-client rate limit (an extension field). */
+export interface RateLimitExtension {
+  /** The allowance's name; operations with the same name share it. */
+  name: string;
+  /** Requests allowed per window. */
+  limit: number;
+  /** The window, in seconds. */
+  windowSeconds: number;
+}
+
+/** One operation. */
+export interface OperationObject {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  parameters?: ParameterObject[];
+  requestBody?: RequestBodyObject;
+  responses: Record<string, ResponseObject | RefObject>;
+  security?: Record<string, string[]>[];
+  "x-rate-limit"?: RateLimitExtension;
+}
+
+/** The operations of one path. */
+export type PathItemObject = Partial<Record<(typeof HTTP_METHODS)[number], OperationObject>>;
+
+/** The OpenAPI 3.1 document the service publishes. */
+export interface OpenApiDocument {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description: string }[];
+  tags: { name: string; description?: string }[];
+  paths: Record<string, PathItemObject>;
+  components: {
+    schemas: Record<string, SchemaObject>;
+    headers: Record<string, HeaderObject>;
+    responses: Record<string, ResponseObject>;
+    securitySchemes: Record<string, SchemaObject>;
+  };
+}
+
+/** Options of {@linkcode buildOpenApiDocument}. */
+export interface OpenApiOptions {
+  /** The public origin: the document's server. */
+  baseUrl: string;
+  /** The running release. */
+  version: string;
+  /** What each tag groups, by tag. */
+  tags?: Readonly<Record<string, string>>;
+}
+
+const ERROR_REF: RefObject = { $ref: "#/components/schemas/Error" };
+const RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
+
+/** The OpenAPI 3.1 document of every operation in `catalogue`. */
+export function buildOpenApiDocument(
+  catalogue: ApiCatalogue,
+  options: OpenApiOptions,
+): OpenApiDocument {
+  const paths: Record<string, PathItemObject> = {};
+  const tagNames: string[] = [];
+  for (const [path, route] of Object.entries(catalogue)) {
+    const item: PathItemObject = {};
+    for (const method of HTTP_METHODS) {
+      const operation = route[method];
+      if (!operation) continue;
+      if (!tagNames.includes(operation.tag)) tagNames.push(operation.tag);
+      item[method] = buildOperation(path, method, operation);
+    }
+    paths[openApiPath(path)] = item;
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "lapse",
+      version: options.version,
+      description: "Short links that live seven days. Every response carries " +
+        "`Access-Control-Allow-Origin: *`; every `/api/*` path answers an `OPTIONS` preflight, " +
+        "and a method it does not answer with 405 and `Allow`. Every error is JSON " +
+        '`{"error": "<sentence>"}`. Rate limits are per client address, in fixed one-minute ' +
+        "windows shared by every instance; every request counts, refused ones included.",
+    },
+    servers: [{ url: options.baseUrl, description: "This service" }],
+    tags: orderTags(tagNames, Object.keys(options.tags ?? {})).map((name) => {
+      const description = options.tags?.[name];
+      return description ? { name, description } : { name };
+    }),
+    paths,
+    components: sharedComponents(),
+  };
+}
+
+/** `path` as OpenAPI writes it: `/:slug` becomes `/{slug}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+}
+
+/**
+ * The JSON Schema of `schema` as data goes in (`input`) or comes out (`output`); a part
+ * given to `documentAs` is shown as the schema it is parsed with later.
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): SchemaObject {
+  const json = z.toJSONSchema(schema, {
+    io,
+    override(context) {
+      const shownAs = documentedAs(context.zodSchema);
+      if (!shownAs) return;
+      const replacement = jsonSchemaOf(shownAs, io);
+      for (const key of Object.keys(context.jsonSchema)) delete context.jsonSchema[key];
+      Object.assign(context.jsonSchema, replacement);
+    },
+  }) as SchemaObject;
+  delete json.$schema;
+  return json;
+}
+
+// Tags in the order the options list them, then any others in the order they first appear.
+function orderTags(names: string[], preferred: string[]): string[] {
+  const known = preferred.filter((name) => names.includes(name));
+  return [...known, ...names.filter((name) => !known.includes(name))];
+}
+
+function buildOperation(path: string, method: string, spec: OperationSpec): OperationObject {
+  const operation: OperationObject = {
+    operationId: operationId(path, method),
+    tags: [spec.tag],
+    summary: spec.summary,
+    responses: {},
+  };
+  if (spec.description) operation.description = spec.description;
+  const parameters = [
+    ...parametersOf(spec.path, "path", spec.parameterExample),
+    ...parametersOf(spec.query, "query", spec.parameterExample),
+  ];
+  if (parameters.length > 0) operation.parameters = parameters;
+  if (spec.body) {
+    const media: MediaTypeObject = {
+      schema: jsonSchemaOf(spec.body.schema, "input"),
+      example: spec.body.example,
+    };
+    operation.requestBody = {
+      required: true,
+      content: spec.body.form
+        ? { [JSON_TYPE]: media, "application/x-www-form-urlencoded": media }
+        : { [JSON_TYPE]: media },
+    };
+  }
+  const own = Object.entries(spec.responses).sort(([a], [b]) => Number(a) - Number(b));
+  for (const [status, response] of own) {
+    operation.responses[status] = buildResponse(response, spec.rateLimit !== undefined);
+  }
+  const api = path.startsWith("/api/");
+  if (spec.body) operation.responses["413"] ??= { $ref: "#/components/responses/PayloadTooLarge" };
+  if (spec.rateLimit) {
+    operation.responses["429"] ??= { $ref: "#/components/responses/TooManyRequests" };
+    operation["x-rate-limit"] = {
+      name: spec.rateLimit.name,
+      limit: spec.rateLimit.limit,
+      windowSeconds: spec.rateLimit.windowMs / 1000,
+    };
+  }
+  if (api) operation.responses["405"] ??= { $ref: "#/components/responses/MethodNotAllowed" };
+  if (spec.store ?? true) {
+    operation.responses["503"] ??= { $ref: "#/components/responses/StoreUnavailable" };
+  }
+  operation.responses = Object.fromEntries(
+    Object.entries(operation.responses).sort(([a], [b]) => Number(a) - Number(b)),
+  );
+  if (spec.readsUnlockCookie) operation.security = [{}, { unlockCookie: [] }];
+  return operation;
+}
+
+function buildResponse(response: ResponseSpec, rateLimited: boolean): ResponseObject {
+  const built: ResponseObject = { description: response.description };
+  const headers: Record<string, HeaderObject | RefObject> = {};
+  for (const [name, header] of Object.entries(response.headers ?? {})) {
+    headers[name] = { ...header, schema: { type: "string" } };
+  }
+  if (rateLimited) {
+    for (const name of RATE_LIMIT_HEADERS) headers[name] = { $ref: `#/components/headers/${name}` };
+  }
+  if (Object.keys(headers).length > 0) built.headers = headers;
+  if (response.content) {
+    built.content = {};
+    for (const [type, media] of Object.entries(response.content)) {
+      built.content[type] = buildMedia(media);
+    }
+  }
+  return built;
+}
+
+function buildMedia(media: MediaSpec): MediaTypeObject {
+  const schema = media.schema === errorBody ? ERROR_REF : jsonSchemaOf(media.schema, "output");
+  return media.example === undefined ? { schema } : { schema, example: media.example };
+}
+
+function parametersOf(
+  schema: z.ZodType | undefined,
+  place: "path" | "query",
+  examples: Readonly<Record<string, string>> = {},
+): ParameterObject[] {
+  if (!schema) return [];
+  const json = jsonSchemaOf(schema, "input");
+  const properties = (json.properties ?? {}) as Record<string, SchemaObject>;
+  const required = (json.required ?? []) as string[];
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    const parameter: ParameterObject = {
+      name,
+      in: place,
+      required: place === "path" || required.includes(name),
+      schema: rest,
+    };
+    if (typeof description === "string") parameter.description = description;
+    if (examples[name] !== undefined) parameter.example = examples[name];
+    return parameter;
+  });
+}
+
+function operationId(path: string, method: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter((word) => word !== "" && word !== "api");
+  return method + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("");
+}
+
+function sharedComponents(): OpenApiDocument["components"] {
+  const integer = { type: "integer", minimum: 0 };
+  const errorContent = (example: string) => ({
+    [JSON_TYPE]: { schema: ERROR_REF, example: { error: example } },
+  });
+  const rateHeaders = Object.fromEntries(
+    RATE_LIMIT_HEADERS.map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+  );
+  return {
+    schemas: { Error: jsonSchemaOf(errorBody, "output") },
+    headers: {
+      "RateLimit-Limit": { description: "Requests allowed per window", schema: integer },
+      "RateLimit-Remaining": {
+        description: "Requests left in this window after this one",
+        schema: integer,
+      },
+      "RateLimit-Reset": { description: "Seconds until the window ends", schema: integer },
+      "Retry-After": { description: "Seconds until a request may succeed", schema: integer },
+    },
+    responses: {
+      MethodNotAllowed: {
+        description: "The path does not answer this method; `Allow` lists the ones it does",
+        headers: {
+          Allow: { description: "The methods the path answers", schema: { type: "string" } },
+        },
+        content: errorContent("method not allowed; /api/create answers POST, OPTIONS"),
+      },
+      PayloadTooLarge: {
+        description: "The body is larger than 64 KiB",
+        content: errorContent("request body must be at most 64 KiB"),
+      },
+      TooManyRequests: {
+        description: "Over the client's rate limit for this operation",
+        headers: { "Retry-After": { $ref: "#/components/headers/Retry-After" }, ...rateHeaders },
+        content: errorContent("rate limit of 30 requests per minute reached, retry in 42 s"),
+      },
+      StoreUnavailable: {
+        description: "The store did not answer",
+        content: errorContent("storage is unavailable, try again shortly"),
+      },
+    },
+    securitySchemes: {
+      unlockCookie: {
+        type: "apiKey",
+        in: "cookie",
+        name: "unlock_{slug}",
+        description: "Set by `POST /api/unlock` for one protected link: its name is `unlock_` " +
+          "followed by that link's slug (so `unlock_{slug}` stands for a family of cookies), its " +
+          "value an HMAC-signed token of the link and its deadline, never the password. " +
+          "`HttpOnly`, `SameSite=Lax`, `Path=/`, `Secure` under https, kept until the link " +
+          "expires. It lets the redirect proceed and reveals the link's destination in " +
+          "unshorten, the list and the export; without it those still answer, withholding " +
+          "the destination.",
+      },
+    },
+  };
+}

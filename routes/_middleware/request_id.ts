@@ -1,0 +1,34 @@
+/**
+ * Request ids: each request gets one, sent back as `X-Request-Id` and written on its log lines.
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../_lib/env.ts";
+
+/** An incoming id is kept only when it looks like this; anything else gets a fresh one. */
+export const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Options of {@linkcode requestId}. */
+export interface RequestIdOptions {
+  /** The header read and sent; default `X-Request-Id`. */
+  header?: string;
+  /** Makes a fresh id; default `crypto.randomUUID()`. */
+  generate?: () => string;
+}
+
+/**
+ * Gives the request an id: the client's `X-Request-Id` when it is safe to log (see
+ * {@linkcode SAFE_REQUEST_ID}), else a fresh one. It is set as the `requestId` variable and sent
+ * back on the response.
+ */
+export function requestId(options: RequestIdOptions = {}): MiddlewareHandler<AppEnv> {
+  const header = options.header ?? "X-Request-Id";
+  const generate = options.generate ?? (() => crypto.randomUUID());
+  return async function requestId(c, next) {
+    const given = c.req.header(header);
+    const id = given !== undefined && SAFE_REQUEST_ID.test(given) ? given : generate();
+    c.set("requestId", id);
+    await next();
+    c.res.headers.set(header, id);
+  };
+}
