@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { testApp } from "../_helpers/app.ts";
+import { BOT_UA, DESKTOP_UA } from "../_helpers/visits.ts";
 
 const WEEK = 7 * 86_400_000;
 
@@ -144,16 +145,21 @@ Deno.test("live links are read from the store at scrape time; a down store never
   assertEquals(valueOf(after, "lapse_store_up"), 0);
 });
 
-Deno.test("the click counters read 0 until the click buffer counts into them", async () => {
+Deno.test("the click counters follow the click buffer: recorded on the redirect, flushed after", async () => {
   await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/a", slug: "counted" });
   const before = await scrape(t.request);
   assertEquals(valueOf(before, "lapse_clicks_recorded_total"), 0);
   assertEquals(valueOf(before, "lapse_clicks_flushed_total"), 0);
-  t.deps.metrics.clicksRecorded.inc(3);
-  t.deps.metrics.clicksFlushed.inc(2);
-  const after = await scrape(t.request);
-  assertEquals(valueOf(after, "lapse_clicks_recorded_total"), 3);
-  assertEquals(valueOf(after, "lapse_clicks_flushed_total"), 2);
+  await t.request("/counted", { headers: { "User-Agent": DESKTOP_UA } });
+  await t.request("/counted", { headers: { "User-Agent": BOT_UA } });
+  await t.request("/counted", { method: "HEAD" });
+  const recorded = await scrape(t.request);
+  assertEquals(valueOf(recorded, "lapse_clicks_recorded_total"), 2);
+  assertEquals(valueOf(recorded, "lapse_clicks_flushed_total"), 0);
+  await t.deps.clicks.flush();
+  const flushed = await scrape(t.request);
+  assertEquals(valueOf(flushed, "lapse_clicks_flushed_total"), 2);
 });
 
 Deno.test("each app keeps its own figures", async () => {
