@@ -39,6 +39,7 @@ export async function startServer(
   const deps = await createDeps(config, store);
   const app = createApp(deps);
   deps.clicks.start();
+  store.cache.watch(store.kv);
   if (options.cron ?? true) {
     Deno.cron("sweep expired links", "0 * * * *", async () => {
       const report = await sweepExpiredLinks(store, { metrics: deps.metrics });
@@ -61,6 +62,7 @@ export async function startServer(
     stopping ??= (async () => {
       await server.shutdown(); // stop accepting, finish requests in flight
       await deps.clicks.stop(); // write every recorded visit
+      await store.cache.unwatch();
       store.kv.close();
     })();
   return {

@@ -92,6 +92,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", slug.makeRoute(deps));
   collectMethods(app, methods);
   app.all("/api/*", (c) => methodNotAllowed(c.req.path, methods) ?? notFound(c, deps));
+  // The redirect of a cached link skips the router: it is most of the traffic.
+  const fast = slug.fastRedirect(deps);
+  const route = app.fetch;
+  app.fetch = (request, connection, context) =>
+    fast(request, connection) ?? route(request, connection, context);
   return app;
 }
 

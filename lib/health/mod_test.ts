@@ -1,14 +1,14 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore } from "../../tests/_helpers/store.ts";
 import { healthKey } from "../kv/keys.ts";
-import type { Store } from "../kv/store.ts";
+import { createStore, type Store } from "../kv/store.ts";
 import { checkStore } from "./mod.ts";
 
 /** A store whose every call never settles, as a store that hangs. */
 function hungStore(): Store {
   const never = () => new Promise<never>(() => {});
   const kv = { get: never, set: never } as unknown as Deno.Kv;
-  return { kv, ttlMs: 1000, now: () => 0 };
+  return createStore(kv, { ttlMs: 1000, now: () => 0 });
 }
 
 Deno.test("a store that answers a write and a read is healthy, its probe under this instance's key", async () => {

@@ -2,6 +2,7 @@
  * The store handle every domain function takes: the KV database, the clock and the link lifetime.
  * @module
  */
+import { LinkCache } from "../links/cache.ts";
 import { guardKv } from "./guard.ts";
 
 /** What every store operation needs; tests build one over `:memory:` KV and a fake clock. */
@@ -12,6 +13,8 @@ export interface Store {
   ttlMs: number;
   /** Current time in epoch milliseconds. */
   now(): number;
+  /** Resolved links kept in this process for the redirect. */
+  cache: LinkCache;
 }
 
 /** Options of {@linkcode openStore}. */
@@ -20,6 +23,8 @@ export interface OpenStoreOptions {
   ttlMs?: number;
   /** Clock; default `Date.now`. */
   now?: () => number;
+  /** Most links the in-process cache keeps; default 50,000. */
+  cacheEntries?: number;
 }
 
 /** Seven days, the lifetime of a link. */
@@ -50,5 +55,6 @@ export function createStore(kv: Deno.Kv, options: OpenStoreOptions = {}): Store 
     kv: guardKv(kv),
     ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
     now: options.now ?? Date.now,
+    cache: new LinkCache({ maxEntries: options.cacheEntries }),
   };
 }

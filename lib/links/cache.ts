@@ -7,9 +7,10 @@
 import { cacheEpochKey } from "../kv/keys.ts";
 import type { DatedLinkRecord } from "./record.ts";
 
-/** A cached link with what the redirect sends for it, built once. */
+/** A cached link, as the store last gave it. */
 export interface CachedLink {
   record: DatedLinkRecord;
+  versionstamp: string;
 }
 
 /** Options of {@linkcode LinkCache}. */
@@ -22,8 +23,10 @@ export interface LinkCacheOptions {
 export class LinkCache {
   #entries = new Map<string, CachedLink>();
   #max: number;
-  #watching: ReadableStreamDefaultReader<Deno.KvEntryMaybe<unknown>[]> | null = null;
-  #retry: ReturnType<typeof setTimeout> | undefined;
+  #generation = 0;
+  #watching = false;
+  #reader: ReadableStreamDefaultReader<Deno.KvEntryMaybe<unknown>[]> | null = null;
+  #poll: ReturnType<typeof setTimeout> | undefined;
 
   /** Builds an empty cache. */
   constructor(options: LinkCacheOptions = {}) {
@@ -35,61 +38,86 @@ export class LinkCache {
     return this.#entries.size;
   }
 
+  /**
+   * Moves on with every removal from the cache. A reader takes it before asking the store and
+   * hands it to {@linkcode LinkCache.set}, so an answer read before a removal is never cached
+   * after it.
+   */
+  get generation(): number {
+    return this.#generation;
+  }
+
   /** The cached link of `slug`, or `undefined`. */
   get(slug: string): CachedLink | undefined {
     return this.#entries.get(slug);
   }
 
-  /** Caches `record` under its slug. */
-  set(record: DatedLinkRecord): CachedLink {
+  /** Caches `record` under its slug, unless something was removed since `generation`. */
+  set(record: DatedLinkRecord, versionstamp: string, generation: number): void {
+    if (generation !== this.#generation) return;
     if (this.#entries.size >= this.#max && !this.#entries.has(record.slug)) {
       this.#entries.delete(this.#entries.keys().next().value!);
     }
-    const entry = { record };
-    this.#entries.set(record.slug, entry);
-    return entry;
+    this.#entries.set(record.slug, { record, versionstamp });
   }
 
   /** Forgets `slug`. */
   delete(slug: string): void {
+    this.#generation++;
     this.#entries.delete(slug);
   }
 
   /** Forgets everything. */
   clear(): void {
+    this.#generation++;
     this.#entries.clear();
   }
 
   /**
-   * Clears the cache whenever another instance (or this one) bumps the epoch key, until
-   * {@linkcode LinkCache.unwatch}. A watch the store breaks is started again after a second.
+   * Clears the cache whenever any instance bumps the epoch key, until
+   * {@linkcode LinkCache.unwatch}: through `kv.watch`, which the managed store delivers at once,
+   * and by reading the key every `pollMs` (default 250 ms), since processes sharing a local file
+   * do not see each other's changes through a watch.
    */
-  watch(kv: Deno.Kv): void {
+  watch(kv: Deno.Kv, options: { pollMs?: number } = {}): void {
     if (this.#watching) return;
+    this.#watching = true;
+    let epoch: bigint | null | undefined;
+    const seen = (value: unknown) => {
+      const current = value instanceof Deno.KvU64 ? value.value : null;
+      if (epoch !== undefined && current !== epoch) this.clear();
+      epoch = current;
+    };
+    const poll = async () => {
+      try {
+        seen((await kv.get(cacheEpochKey())).value);
+      } catch {
+        this.clear(); // while the store fails, entries may be stale
+      }
+      if (this.#watching) this.#poll = setTimeout(poll, options.pollMs ?? 250);
+    };
+    void poll();
     const reader = kv.watch([cacheEpochKey()]).getReader();
-    this.#watching = reader;
+    this.#reader = reader;
     (async () => {
       try {
         for (;;) {
-          const { done } = await reader.read();
+          const { done, value } = await reader.read();
           if (done) return;
-          this.clear();
+          seen(value[0]?.value);
         }
       } catch {
-        // Entries may be stale while the watch is down: drop them, and watch again.
-        this.clear();
-        if (this.#watching !== reader) return;
-        this.#watching = null;
-        this.#retry = setTimeout(() => this.watch(kv), 1000);
+        // A broken watch leaves the polling to do the work.
       }
     })();
   }
 
   /** Stops watching the epoch key. */
   async unwatch(): Promise<void> {
-    clearTimeout(this.#retry);
-    const reader = this.#watching;
-    this.#watching = null;
+    this.#watching = false;
+    clearTimeout(this.#poll);
+    const reader = this.#reader;
+    this.#reader = null;
     await reader?.cancel().catch(() => {});
   }
 }

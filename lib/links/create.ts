@@ -76,7 +76,10 @@ export async function createLink(
     addCreationTallies(atomic, record);
     const result = await retryLocked(() => atomic.commit());
     if (result.ok) {
-      if (previous !== null) await drainRetiredLink(store, previous.id);
+      if (previous !== null) {
+        store.cache.delete(slug);
+        await drainRetiredLink(store, previous.id);
+      }
       return record;
     }
     // Another request wrote this slug first: look again.

@@ -26,6 +26,22 @@ export async function lookupLink(store: Store, slug: string): Promise<LinkLookup
   return { status, ...dated };
 }
 
+/**
+ * Looks `slug` up for the redirect: from this process's cache when it holds the link and its
+ * deadline has not passed, else from the store, caching a live link for next time.
+ */
+export async function resolveLink(store: Store, slug: string): Promise<LinkLookup> {
+  const cached = store.cache.get(slug);
+  if (cached !== undefined) {
+    if (cached.record.expiresAt > store.now()) return { status: "live", ...cached };
+    store.cache.delete(slug);
+  }
+  const generation = store.cache.generation;
+  const found = await lookupLink(store, slug);
+  if (found.status === "live") store.cache.set(found.record, found.versionstamp, generation);
+  return found;
+}
+
 /** The live link under `slug`, or `null`. */
 export async function getLiveLink(store: Store, slug: string): Promise<DatedLinkRecord | null> {
   const found = await lookupLink(store, slug);

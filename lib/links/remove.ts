@@ -36,6 +36,8 @@ export async function retireLink(
   const atomic = store.kv.atomic().check({ key: linkKey(record.slug), versionstamp });
   addLinkRetirement(atomic, record);
   const result = await retryLocked(() => atomic.commit());
-  if (result.ok) await drainRetiredLink(store, record.id);
-  return result.ok;
+  if (!result.ok) return false;
+  store.cache.delete(record.slug);
+  await drainRetiredLink(store, record.id);
+  return true;
 }

@@ -1,7 +1,7 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore } from "../../tests/_helpers/store.ts";
 import { createLink } from "../links/create.ts";
-import type { Store } from "../kv/store.ts";
+import { createStore, type Store } from "../kv/store.ts";
 import { readLiveLinks } from "./readings.ts";
 
 const options = { serviceHost: "sho.rt" };
@@ -18,10 +18,9 @@ Deno.test("live links read as null when the store fails or hangs", async () => {
   await using store = await memoryStore();
   store.kv.close();
   assertEquals(await readLiveLinks(store), null);
-  const hung: Store = {
-    kv: { get: () => new Promise(() => {}) } as unknown as Deno.Kv,
-    ttlMs: 1000,
-    now: () => 0,
-  };
+  const hung: Store = createStore(
+    { get: () => new Promise(() => {}) } as unknown as Deno.Kv,
+    { ttlMs: 1000, now: () => 0 },
+  );
   assertEquals(await readLiveLinks(hung, { timeoutMs: 20 }), null);
 });

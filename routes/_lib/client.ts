@@ -3,16 +3,25 @@
  * @module
  */
 import type { Context } from "hono";
-import type { AppEnv } from "./env.ts";
+import type { AppEnv, ConnectionInfo } from "./env.ts";
 
 /**
  * The client's address: the first `X-Forwarded-For` entry when the proxy is trusted, otherwise
  * the socket peer; `"unknown"` when neither is known.
  */
 export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
+  return clientOf(c.req.raw.headers, c.env, trustProxy);
+}
+
+/** {@linkcode clientAddress} from a request's headers and connection, outside Hono. */
+export function clientOf(
+  headers: Headers,
+  connection: ConnectionInfo | undefined,
+  trustProxy: boolean,
+): string {
   if (trustProxy) {
-    const first = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
     if (first) return first;
   }
-  return c.env?.remoteAddr?.hostname || "unknown";
+  return connection?.remoteAddr?.hostname || "unknown";
 }

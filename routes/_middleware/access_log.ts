@@ -3,7 +3,7 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { type Logger, logLine } from "../../lib/log/mod.ts";
+import { type Logger, type LogLine, logLine } from "../../lib/log/mod.ts";
 import type { AppEnv } from "../_lib/env.ts";
 import { routeLabel } from "../_lib/route_label.ts";
 
@@ -11,6 +11,21 @@ import { routeLabel } from "../_lib/route_label.ts";
 export interface AccessLogOptions {
   /** Where the lines go. */
   log: Logger;
+}
+
+/** What the access log says of one answered request. */
+export interface AccessFields {
+  method: string;
+  route: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  requestId: string | undefined;
+}
+
+/** The access log's line for one answered request. */
+export function accessLine(fields: AccessFields): LogLine {
+  return logLine("info", "request", { ...fields });
 }
 
 /**
@@ -23,13 +38,12 @@ export function accessLog(options: AccessLogOptions): MiddlewareHandler<AppEnv> 
   return async function accessLog(c, next) {
     const start = performance.now();
     await next();
-    const durationMs = Math.round((performance.now() - start) * 1000) / 1000;
-    log(logLine("info", "request", {
+    log(accessLine({
       method: c.req.method,
       route: routeLabel(c),
       path: c.req.path,
       status: c.res.status,
-      durationMs,
+      durationMs: Math.round((performance.now() - start) * 1000) / 1000,
       requestId: c.get("requestId"),
     }));
   };

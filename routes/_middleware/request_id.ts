@@ -16,6 +16,14 @@ export interface RequestIdOptions {
   generate?: () => string;
 }
 
+/** The id of a request that sent `given`: `given` when it is safe to log, else a fresh one. */
+export function requestIdFor(
+  given: string | null | undefined,
+  generate: () => string = () => crypto.randomUUID(),
+): string {
+  return given != null && SAFE_REQUEST_ID.test(given) ? given : generate();
+}
+
 /**
  * Gives the request an id: the client's `X-Request-Id` when it is safe to log (see
  * {@linkcode SAFE_REQUEST_ID}), else a fresh one. It is set as the `requestId` variable and sent
@@ -25,8 +33,7 @@ export function requestId(options: RequestIdOptions = {}): MiddlewareHandler<App
   const header = options.header ?? "X-Request-Id";
   const generate = options.generate ?? (() => crypto.randomUUID());
   return async function requestId(c, next) {
-    const given = c.req.header(header);
-    const id = given !== undefined && SAFE_REQUEST_ID.test(given) ? given : generate();
+    const id = requestIdFor(c.req.header(header), generate);
     c.set("requestId", id);
     await next();
     c.res.headers.set(header, id);

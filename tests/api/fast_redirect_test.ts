@@ -1,0 +1,125 @@
+import { assertEquals, assertNotEquals } from "../_helpers/assert.ts";
+import { TEST_BASE_URL, testApp } from "../_helpers/app.ts";
+import { loadConfig } from "../../fresh.config.ts";
+import { DESKTOP_UA } from "../_helpers/visits.ts";
+import { createStore } from "../../lib/kv/store.ts";
+import { createDeps } from "../../routes/_lib/deps.ts";
+import { createApp } from "../../routes/mod.ts";
+import { silentLogger } from "../../lib/log/mod.ts";
+
+const WEEK = 7 * 86_400_000;
+
+function headersOf(res: Response): Record<string, string> {
+  const headers = Object.fromEntries(res.headers);
+  delete headers["x-request-id"];
+  return headers;
+}
+
+Deno.test("a cached link redirects exactly as a first read does", async () => {
+  const lines: Record<string, unknown>[] = [];
+  await using t = await testApp({ log: (line) => lines.push(line) });
+  await t.json("/api/create", { url: "https://example.com/fast", slug: "fast" });
+  const first = await t.request("/fast", { headers: { "User-Agent": DESKTOP_UA } });
+  assertEquals(t.store.cache.get("fast")?.record.url, "https://example.com/fast");
+  const second = await t.request("/fast", { headers: { "User-Agent": DESKTOP_UA } });
+  assertEquals(second.status, 302);
+  assertEquals(headersOf(second), headersOf(first));
+  assertNotEquals(second.headers.get("x-request-id"), first.headers.get("x-request-id"));
+  const given = await t.request("/fast", { headers: { "X-Request-Id": "trace-42" } });
+  assertEquals(given.headers.get("x-request-id"), "trace-42");
+  const redirects = lines.filter((line) => line.msg === "request" && line.route === "/:slug");
+  assertEquals(redirects.length, 3);
+  assertEquals(redirects.map((line) => [line.method, line.path, line.status]), [
+    ["GET", "/fast", 302],
+    ["GET", "/fast", 302],
+    ["GET", "/fast", 302],
+  ]);
+  assertEquals(redirects[2]!.requestId, "trace-42");
+  await t.deps.clicks.flush();
+  assertEquals((await (await t.request("/api/unshorten?slug=fast")).json()).clicks, 3);
+  const metrics = await (await t.request("/metrics")).text();
+  const counted = metrics.split("\n").find((line) =>
+    line.startsWith('lapse_http_requests_total{route="/:slug",method="GET",status="302"}')
+  );
+  assertEquals(counted?.split(" ")[1], "3");
+});
+
+Deno.test("a cached link's HEAD answers without a body and counts no click", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "https://example.com/h", slug: "heady" });
+  await t.request("/heady", { method: "HEAD" });
+  const res = await t.request("/heady", { method: "HEAD", headers: { "User-Agent": DESKTOP_UA } });
+  assertEquals(res.status, 302);
+  assertEquals(await res.text(), "");
+  await t.deps.clicks.flush();
+  assertEquals((await (await t.request("/api/unshorten?slug=heady")).json()).clicks, 0);
+});
+
+Deno.test("a cached link that expires answers the 404 page", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "https://example.com/e", slug: "ending" });
+  assertEquals((await t.request("/ending")).status, 302);
+  t.advance(WEEK);
+  assertEquals((await t.request("/ending")).status, 404);
+});
+
+Deno.test("a removed link never redirects after its remove answered", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "https://example.com/r", slug: "removed" });
+  assertEquals((await t.request("/removed")).status, 302);
+  assertEquals((await t.request("/api/remove?slug=removed", { method: "DELETE" })).status, 200);
+  assertEquals((await t.request("/removed")).status, 404);
+});
+
+Deno.test("a read that started before a removal is not cached after it", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "https://example.com/r", slug: "racing" });
+  const { resolveLink, removeLink } = await import("../../lib/links/mod.ts");
+  const reading = resolveLink(t.store, "racing"); // reads the store, then caches
+  await removeLink(t.store, "racing");
+  await reading;
+  assertEquals(t.store.cache.get("racing"), undefined);
+  assertEquals((await t.request("/racing")).status, 404);
+});
+
+Deno.test("a removal in another instance clears this instance's cache almost at once", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const config = loadConfig({ BASE_URL: TEST_BASE_URL });
+    const make = async () => {
+      const store = createStore(kv);
+      return { store, app: createApp(await createDeps(config, store, { log: silentLogger() })) };
+    };
+    const one = await make();
+    const two = await make();
+    one.store.cache.watch(one.store.kv, { pollMs: 10 });
+    try {
+      const res = await two.app.request("/api/create", {
+        method: "POST",
+        body: JSON.stringify({ url: "https://example.com/x", slug: "shared" }),
+      });
+      assertEquals(res.status, 201);
+      assertEquals((await one.app.request("/shared")).status, 302);
+      assertEquals(one.store.cache.size, 1);
+      await two.app.request("/api/remove?slug=shared", { method: "DELETE" });
+      for (let i = 0; i < 100 && one.store.cache.size > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assertEquals(one.store.cache.size, 0);
+      assertEquals((await one.app.request("/shared")).status, 404);
+    } finally {
+      await one.store.cache.unwatch();
+    }
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("a cached link with a query string still redirects", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "https://example.com/q", slug: "query" });
+  await t.request("/query");
+  const res = await t.request("/query?utm_source=x");
+  assertEquals(res.status, 302);
+  assertEquals(res.headers.get("location"), "https://example.com/q");
+});
