@@ -4,7 +4,6 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { DomainError } from "../../lib/errors.ts";
 import { existingSlug, password } from "../../lib/links/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { unlockLink } from "../../lib/unlock/mod.ts";
@@ -13,10 +12,9 @@ import { UnlockPage } from "../../components/UnlockPage.tsx";
 import { isFormPost, readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { renderPage } from "../_lib/html.ts";
-import { isBrowserForm } from "../_lib/negotiate.ts";
 import { setUnlockCookie } from "../_lib/unlock.ts";
+import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
-import { statusOf } from "../_middleware/errors.tsx";
 
 /** The body of `POST /api/unlock`. */
 export const unlockInput = z.object({
@@ -30,17 +28,23 @@ export const unlockInput = z.object({
  * post that fails gets the unlock page again, with the reason, under the same status.
  */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
-  return new Hono<AppEnv>().post("/", rateLimit(deps, RATE_LIMITS.unlock), async (c) => {
-    const input = parseInput(unlockInput, await readObjectBody(c));
-    try {
+  return new Hono<AppEnv>().post(
+    "/",
+    formErrorPage(unlockFormErrorPage),
+    rateLimit(deps, RATE_LIMITS.unlock),
+    async (c) => {
+      const input = parseInput(unlockInput, await readObjectBody(c));
       const record = await unlockLink(deps.store, input.slug, input.pass);
       await setUnlockCookie(c, deps, record);
       if (isFormPost(c)) return c.redirect(`/${record.slug}`, 303);
       return c.json({ ok: true, slug: record.slug });
-    } catch (error) {
-      // A browser that posted the plain form sees the form again, with the reason.
-      if (!isBrowserForm(c) || !(error instanceof DomainError)) throw error;
-      return renderPage(<UnlockPage slug={input.slug} error={error.message} />, statusOf(error));
-    }
+    },
+  );
+}
+
+function unlockFormErrorPage(fields: Record<string, string>, error: string, status: number) {
+  const slug = fields.slug?.trim() ?? "";
+  return renderPage(<UnlockPage slug={slug} error={error} />, status, {
+    "Cache-Control": "no-store",
   });
 }
