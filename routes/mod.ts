@@ -10,6 +10,11 @@ import { cors } from "./_middleware/cors.ts";
 import { handleErrors } from "./_middleware/errors.tsx";
 import { notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
+import * as aboutPage from "./about.tsx";
+import * as changelogPage from "./changelog.tsx";
+import * as homePage from "./index.tsx";
+import * as linksPage from "./links.tsx";
+import * as statsPage from "./stats.tsx";
 import * as bulk from "./api/bulk.ts";
 import * as changelogApi from "./api/changelog.ts";
 import * as check from "./api/check.ts";
@@ -44,6 +49,15 @@ const API: Readonly<Record<string, RouteModule>> = {
   "/api/sweep": sweep,
 };
 
+/** The pages, path by path; mounted before the redirect so no slug shadows them. */
+const PAGES: Readonly<Record<string, RouteModule>> = {
+  "/": homePage,
+  "/links": linksPage,
+  "/stats": statsPage,
+  "/about": aboutPage,
+  "/changelog": changelogPage,
+};
+
 /** Builds the service's HTTP app over `deps`. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -54,6 +68,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("/api/*", bodyLimit());
   for (const [path, module] of Object.entries(API)) app.route(path, module.makeRoute(deps));
   app.use("/static/*", serveStatic({ root: "./" }));
+  for (const [path, module] of Object.entries(PAGES)) app.route(path, module.makeRoute(deps));
   app.route("/", slug.makeRoute(deps));
   collectMethods(app, methods);
   app.all("/api/*", (c) => methodNotAllowed(c.req.path, methods) ?? notFound(c, deps));
