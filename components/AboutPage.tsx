@@ -22,6 +22,7 @@ export function AboutPage() {
         <h2>What is counted</h2>
         <p>
           A visit to a short link adds one to its clicks and notes when it was last used. For the
+          {" "}
           <a href="/stats">stats</a>, the service also counts, per link and per day, the site the
           visitor came from (its host name only, or “direct”), the kind of device (desktop, mobile,
           tablet, bot or other, from the browser's user agent) and the country (from the network

@@ -21,7 +21,7 @@ export function SlugHint({ id, slug, pattern, delayMs = 300 }: SlugHintProps) {
   const state = useSlugState(slug.trim(), pattern, delayMs);
   const name = `“${slug.trim()}”`;
   const text = {
-    empty: "",
+    empty: "Leave it empty for a random name.",
     checking: "Checking…",
     available: `${name} is free.`,
     taken: `${name} is taken: choose another.`,
