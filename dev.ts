@@ -12,8 +12,8 @@ if (import.meta.main) {
   await buildIslands({ force: Deno.args.includes("--force") });
   if (!Deno.args.includes("build")) {
     try {
-      const server = await startServer(loadConfig());
-      server.stopOnSignals();
+      // No signal handlers: under --watch, Ctrl-C should end the watcher, not just this run.
+      await startServer(loadConfig());
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       console.error(error.message);
