@@ -181,6 +181,7 @@ Deno.test({
       assertStringIncludes(await rows.nth(0).textContent() ?? "", "Made");
       assertEquals(new URL(page.url()).pathname, "/");
       assertEquals(await page.locator(".recent li").count(), 2);
+      await screenshot(page, "home-bulk-light");
       assertEquals(problems, []);
       await page.context().close();
     });
@@ -226,6 +227,7 @@ Deno.test({
       await row.getByText("Delete /doomed for good?").waitFor();
       await row.getByRole("button", { name: "Yes, delete" }).click();
       await row.getByText("Deleted /doomed").waitFor();
+      await screenshot(page, "links-deleted-light");
       const check = await (await fetch(`${f.origin}/api/check?slug=doomed`)).json();
       assertEquals(check.exists, false);
       assertEquals(problems, []);
