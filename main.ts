@@ -4,10 +4,17 @@
  */
 import { ConfigError, loadConfig } from "./fresh.config.ts";
 import { startServer } from "./server.ts";
+import { readManifest } from "./tasks/bundle.ts";
 
 if (import.meta.main) {
   try {
     const server = await startServer(loadConfig());
+    if (await readManifest() === null) {
+      // `deno task start` builds first; a bare `deno run main.ts` may not have.
+      console.warn(
+        "islands: no bundles in static/build/, pages work without JavaScript until `deno task build` runs",
+      );
+    }
     server.stopOnSignals();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -8,6 +8,8 @@ export interface LayoutProps {
   children: ComponentChildren;
   /** Island bundles this page loads, as paths under `/static/`. */
   scripts?: string[];
+  /** Path of the navigation entry to mark as the current page. */
+  current?: string;
 }
 
 const NAV = [
@@ -19,7 +21,7 @@ const NAV = [
 ] as const;
 
 /** The frame of every page: head, navigation, main content and footer. */
-export function Layout({ title, children, scripts = [] }: LayoutProps) {
+export function Layout({ title, children, scripts = [], current }: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -39,7 +41,7 @@ export function Layout({ title, children, scripts = [] }: LayoutProps) {
             <ul>
               {NAV.map(([href, label]) => (
                 <li key={href}>
-                  <a href={href}>{label}</a>
+                  <a href={href} aria-current={href === current ? "page" : undefined}>{label}</a>
                 </li>
               ))}
             </ul>

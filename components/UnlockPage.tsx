@@ -1,3 +1,5 @@
+import UnlockForm from "../islands/UnlockForm.tsx";
+import { Island, ISLANDS_SCRIPT } from "./Island.tsx";
 import { Layout } from "./Layout.tsx";
 
 /** Props of {@linkcode UnlockPage}. */
@@ -9,35 +11,18 @@ export interface UnlockPageProps {
 }
 
 /**
- * The page a locked link answers with: a plain form posting the password to `/api/unlock`,
- * which works without JavaScript.
+ * The page a locked link answers with: a form posting the password to `/api/unlock`, which works
+ * without JavaScript and, with it, unlocks in place (the unlock island).
  */
 export function UnlockPage({ slug, error }: UnlockPageProps) {
   return (
-    <Layout title="Protected link" scripts={["/static/build/unlock.js"]}>
+    <Layout title="Protected link" scripts={[ISLANDS_SCRIPT]}>
       <section class="card">
         <h1>Protected link</h1>
         <p>
           The link <code>/{slug}</code> is protected by a password.
         </p>
-        <form method="post" action="/api/unlock" class="stack" data-island="unlock">
-          <input type="hidden" name="slug" value={slug} />
-          <label for="unlock-pass">Password</label>
-          <input
-            id="unlock-pass"
-            name="pass"
-            type="password"
-            required
-            maxLength={128}
-            autocomplete="current-password"
-            autofocus
-            aria-describedby={error ? "unlock-error" : undefined}
-          />
-          <p id="unlock-error" class="error" role="alert" hidden={!error}>
-            {error ?? ""}
-          </p>
-          <button type="submit">Unlock</button>
-        </form>
+        <Island component={UnlockForm} props={{ slug, error: error ?? null }} />
       </section>
     </Layout>
   );

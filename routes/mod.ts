@@ -16,6 +16,11 @@ import { notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
 import * as docs from "./docs.tsx";
 import * as metricsRoute from "./metrics.ts";
+import * as aboutPage from "./about.tsx";
+import * as changelogPage from "./changelog.tsx";
+import * as homePage from "./index.tsx";
+import * as linksPage from "./links.tsx";
+import * as statsPage from "./stats.tsx";
 import * as bulk from "./api/bulk.ts";
 import * as changelogApi from "./api/changelog.ts";
 import * as check from "./api/check.ts";
@@ -70,6 +75,19 @@ export function apiCatalogue(): ApiCatalogue {
   catalogue["/:slug"] = slug.spec;
   return catalogue;
 }
+/** A page module: a factory of a small Hono app. */
+interface PageModule {
+  makeRoute(deps: AppDeps): Hono<AppEnv>;
+}
+
+/** The pages, path by path; mounted before the redirect so no slug shadows them. */
+const PAGES: Readonly<Record<string, PageModule>> = {
+  "/": homePage,
+  "/links": linksPage,
+  "/stats": statsPage,
+  "/about": aboutPage,
+  "/changelog": changelogPage,
+};
 
 /** Builds the service's HTTP app over `deps`. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -86,9 +104,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   for (const [path, module] of Object.entries(API)) {
     app.route(path, module.makeRoute(deps, catalogue));
   }
-  app.route("/docs", docs.makeRoute(deps, catalogue));
   app.route("/metrics", metricsRoute.makeRoute(deps));
   app.use("/static/*", serveStatic({ root: "./" }));
+  app.route("/docs", docs.makeRoute(deps, catalogue));
+  for (const [path, module] of Object.entries(PAGES)) app.route(path, module.makeRoute(deps));
   app.route("/", slug.makeRoute(deps));
   collectMethods(app, methods);
   app.all("/api/*", (c) => methodNotAllowed(c.req.path, methods) ?? notFound(c, deps));

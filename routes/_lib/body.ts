@@ -47,3 +47,8 @@ export async function readObjectBody(c: Context): Promise<Record<string, unknown
   }
   return body as Record<string, unknown>;
 }
+
+/** The non-blank lines of `text`, trimmed: how a form's textarea sends a list. */
+export function textLines(text: string): string[] {
+  return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+}

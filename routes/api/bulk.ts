@@ -3,16 +3,21 @@
  * @module
  */
 import { Hono } from "hono";
-import { z } from "zod";
-import { ReservedSlugError } from "../../lib/errors.ts";
-import { bulkEntry, bulkInput, createLinks, toLinkView } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { bulkInput, type BulkOutcome, createLinks, toLinkView } from "../../lib/links/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
-import { readObjectBody } from "../_lib/body.ts";
+import type { BulkRow } from "../../islands/BulkForm.tsx";
+import { isFormPost, readObjectBody, textLines } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
-import { EXAMPLE_LINK } from "../_lib/examples.ts";
+import { bulkFormErrorPage, renderHome } from "../_lib/home.tsx";
+import { isBrowserForm } from "../_lib/negotiate.ts";
+import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
+import { z } from "zod";
+import { ReservedSlugError } from "../../lib/errors.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { EXAMPLE_LINK } from "../_lib/examples.ts";
+import { bulkEntry } from "../../lib/links/mod.ts";
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
@@ -45,19 +50,38 @@ export const spec: RouteSpec = {
   },
 };
 
-/** The route: 200 with one `{ok, link}` or `{ok, url, error}` per row, in order. */
+/**
+ * The route: 200 with one `{ok, link}` or `{ok, url, error}` per row, in order. A form post
+ * may send `urls` as text, one destination a line. A browser's plain form post gets the start
+ * page with the outcome row by row, or, refused, the form again with the reason.
+ */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   const { config, store } = deps;
-  return new Hono<AppEnv>().post("/", rateLimit(deps, RATE_LIMITS.bulk), async (c) => {
-    const input = parseInput(bulkInput, await readObjectBody(c));
-    const outcomes = await createLinks(store, input, { serviceHost: config.serviceHost });
-    const now = store.now();
-    return c.json(
-      outcomes.map((outcome) =>
+  return new Hono<AppEnv>().post(
+    "/",
+    formErrorPage(bulkFormErrorPage),
+    rateLimit(deps, RATE_LIMITS.bulk),
+    async (c) => {
+      const body = await readObjectBody(c);
+      if (isFormPost(c) && typeof body.urls === "string") body.urls = textLines(body.urls);
+      const input = parseInput(bulkInput, body);
+      const outcomes = await createLinks(store, input, { serviceHost: config.serviceHost });
+      const now = store.now();
+      const rows = outcomes.map((outcome: BulkOutcome) =>
         outcome.ok
-          ? { ok: true, link: toLinkView(outcome.record, { baseUrl: config.baseUrl, now }) }
+          ? {
+            ok: true as const,
+            link: toLinkView(outcome.record, { baseUrl: config.baseUrl, now }),
+          }
           : outcome
-      ),
-    );
-  });
+      );
+      if (isBrowserForm(c)) {
+        const shown: BulkRow[] = rows.map((row) =>
+          row.ok ? row : { ok: false, url: String(row.url ?? ""), error: row.error }
+        );
+        return renderHome({ bulk: { rows: shown } }, 200, { "Cache-Control": "no-store" });
+      }
+      return c.json(rows);
+    },
+  );
 }

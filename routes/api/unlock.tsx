@@ -5,11 +5,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import {
-  DomainError,
   LinkNotFoundError,
   NotProtectedError,
   RateLimitedError,
-  StoreUnavailableError,
   WrongPasswordError,
 } from "../../lib/errors.ts";
 import {
@@ -26,15 +24,14 @@ import { UnlockPage } from "../../components/UnlockPage.tsx";
 import { isFormPost, readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { renderPage } from "../_lib/html.ts";
-import { isBrowserForm } from "../_lib/negotiate.ts";
 import { setUnlockCookie } from "../_lib/unlock.ts";
+import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
-import { logFailure, statusOf } from "../_middleware/errors.tsx";
 
 /** The body of `POST /api/unlock`. */
 export const unlockInput = z.object({
-  slug: existingSlug.describe("The protected link's slug"),
-  pass: password.min(1).describe("Its password"),
+  slug: existingSlug,
+  pass: password.min(1),
 });
 
 /** What the route takes and answers, for the API document. */
@@ -86,21 +83,26 @@ export const spec: RouteSpec = {
  * post that fails gets the unlock page again, with the reason, under the same status.
  */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
-  return new Hono<AppEnv>().post("/", rateLimit(deps, RATE_LIMITS.unlock), async (c) => {
-    const input = parseInput(unlockInput, await readObjectBody(c));
-    try {
-      const record = await unlockLink(deps.store, input.slug, input.pass);
+  return new Hono<AppEnv>().post(
+    "/",
+    formErrorPage(unlockFormErrorPage),
+    rateLimit(deps, RATE_LIMITS.unlock),
+    async (c) => {
+      const input = parseInput(unlockInput, await readObjectBody(c));
+      const record = await unlockLink(deps.store, input.slug, input.pass).catch((error) => {
+        if (error instanceof RateLimitedError) deps.metrics.rateLimited.inc(UNLOCK_PER_LINK.name);
+        throw error;
+      });
       await setUnlockCookie(c, deps, record);
       if (isFormPost(c)) return c.redirect(`/${record.slug}`, 303);
       return c.json({ ok: true, slug: record.slug } satisfies LinkConfirmation);
-    } catch (error) {
-      if (error instanceof RateLimitedError) deps.metrics.rateLimited.inc(UNLOCK_PER_LINK.name);
-      // A browser that posted the plain form sees the form again, with the reason.
-      if (!isBrowserForm(c) || !(error instanceof DomainError)) throw error;
-      if (error instanceof StoreUnavailableError) {
-        logFailure(c, { log: deps.log, msg: "store unavailable", error: error.cause });
-      }
-      return renderPage(<UnlockPage slug={input.slug} error={error.message} />, statusOf(error));
-    }
+    },
+  );
+}
+
+function unlockFormErrorPage(fields: Record<string, string>, error: string, status: number) {
+  const slug = fields.slug?.trim() ?? "";
+  return renderPage(<UnlockPage slug={slug} error={error} />, status, {
+    "Cache-Control": "no-store",
   });
 }

@@ -1,0 +1,28 @@
+import { Layout } from "./Layout.tsx";
+
+/** Props of {@linkcode RemovePage}. */
+export interface RemovePageProps {
+  /** The link to delete. */
+  slug: string;
+  /** Its title, if it has one. */
+  title: string;
+}
+
+/** The question asked before a link is deleted without JavaScript. */
+export function RemovePage({ slug, title }: RemovePageProps) {
+  return (
+    <Layout title={`Delete /${slug}`} current="/links">
+      <section class="card stack">
+        <h1>Delete /{slug}?</h1>
+        {title && <p>{title}</p>}
+        <p>The link stops working at once, and its clicks are gone. This cannot be undone.</p>
+        <form method="post" action="/links/remove" class="inline">
+          <input type="hidden" name="slug" value={slug} />
+          <input type="hidden" name="confirm" value="yes" />
+          <button type="submit" class="danger">Yes, delete /{slug}</button>
+          <a class="button secondary" href="/links">Cancel</a>
+        </form>
+      </section>
+    </Layout>
+  );
+}

@@ -1,0 +1,101 @@
+import { useState } from "preact/hooks";
+import type { LinkView } from "../lib/links/record.ts";
+import { CopyButton } from "./_parts/CopyButton.tsx";
+import { daysLeft, formatTime } from "./_parts/format.ts";
+import { callApi, errorSentence } from "./_parts/http.ts";
+import { rememberLinks } from "./_parts/recent.ts";
+
+/** One row's outcome, as `/api/bulk` answers it (a failed row's input as text). */
+export type BulkRow = { ok: true; link: LinkView } | { ok: false; url: string; error: string };
+
+/** Props of the bulk form island. */
+export interface BulkFormProps {
+  /** Most lines accepted. */
+  maxRows: number;
+  /** The lines to fill in. */
+  urls?: string;
+  /** Why the last post was refused. */
+  error?: string | null;
+  /** The outcome of the last post, row by row. */
+  rows?: BulkRow[] | null;
+}
+
+/**
+ * Several links at once, one destination a line: a plain form posting to `/api/bulk`, which
+ * with JavaScript posts JSON and lists each row's outcome in place.
+ */
+export default function BulkForm(props: BulkFormProps) {
+  const [rows, setRows] = useState(props.rows ?? null);
+  const [error, setError] = useState(props.error ?? null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const urls = String(data.get("urls") ?? "").split(/\r?\n/).map((line) => line.trim())
+      .filter((line) => line !== "");
+    if (urls.length > props.maxRows) {
+      return setError(`max ${props.maxRows} links per request: this has ${urls.length} lines`);
+    }
+    setBusy(true);
+    const answer = await callApi("POST", "/api/bulk", { urls, pass: data.get("pass") ?? "" });
+    setBusy(false);
+    if (answer.status !== 200 || !Array.isArray(answer.body)) {
+      return setError(errorSentence(answer));
+    }
+    const outcome = answer.body as BulkRow[];
+    setError(null);
+    setRows(outcome);
+    rememberLinks(outcome.flatMap((row) => (row.ok ? [row.link] : [])));
+  }
+
+  return (
+    <form method="post" action="/api/bulk" class="stack" onSubmit={submit}>
+      <div class="field">
+        <label for="bulk-urls">Destinations, one a line (at most {props.maxRows})</label>
+        <textarea id="bulk-urls" name="urls" rows={5} required spellcheck={false}>
+          {props.urls ?? ""}
+        </textarea>
+      </div>
+      <div class="field">
+        <label for="bulk-pass">Password for every link (optional)</label>
+        <input id="bulk-pass" name="pass" type="password" autocomplete="new-password" />
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+      <div>
+        <button type="submit" disabled={busy}>{busy ? "Shortening…" : "Shorten all"}</button>
+      </div>
+      {rows && (
+        <ol class="bulk-rows" aria-label="Results, row by row">
+          {rows.map((row, i) => <BulkResult key={i} row={row} index={i} />)}
+        </ol>
+      )}
+    </form>
+  );
+}
+
+function BulkResult({ row, index }: { row: BulkRow; index: number }) {
+  if (!row.ok) {
+    return (
+      <li class="bulk-row failed">
+        <span class="badge badge-error">Failed</span> <code>{row.url}</code>
+        <span class="error">{row.error}</span>
+      </li>
+    );
+  }
+  const id = `bulk-short-${index}`;
+  return (
+    <li class="bulk-row">
+      <span class="badge badge-ok">Made</span>{" "}
+      <a id={id} href={row.link.shortUrl}>
+        {row.link.shortUrl}
+      </a>{" "}
+      <CopyButton text={row.link.shortUrl} target={id} />
+      <span class="muted">
+        expires <time datetime={row.link.expiresAt}>{formatTime(row.link.expiresAt)}</time>{" "}
+        ({daysLeft(row.link.expiresInDays)})
+      </span>
+    </li>
+  );
+}

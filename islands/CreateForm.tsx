@@ -1,0 +1,142 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { LinkView } from "../lib/links/record.ts";
+import { callApi, errorSentence } from "./_parts/http.ts";
+import { LinkCard } from "./_parts/LinkCard.tsx";
+import { rememberLinks } from "./_parts/recent.ts";
+import { SlugHint } from "./_parts/SlugHint.tsx";
+
+/** Values to show in the form's fields (after a refused post, or a slug from the 404 page). */
+export interface CreateFormValues {
+  url?: string;
+  slug?: string;
+  title?: string;
+  note?: string;
+}
+
+/** Props of the create form island. */
+export interface CreateFormProps {
+  /** The custom slug rule, as a regular expression source. */
+  slugPattern: string;
+  /** Values to fill in. */
+  values?: CreateFormValues;
+  /** Why the last post was refused. */
+  error?: string | null;
+  /** The link the last post made. */
+  created?: LinkView | null;
+}
+
+/**
+ * The create form: a plain form posting to `/api/create`, which with JavaScript posts JSON
+ * instead, shows the new link's card without leaving the page, remembers the link in this
+ * browser, and says as the custom slug is typed whether it is free.
+ */
+export default function CreateForm(props: CreateFormProps) {
+  const { slugPattern, values = {} } = props;
+  const [link, setLink] = useState(props.created ?? null);
+  const [error, setError] = useState(props.error ?? null);
+  const [busy, setBusy] = useState(false);
+  const [fields, setFields] = useState({
+    url: values.url ?? "",
+    slug: values.slug ?? "",
+    title: values.title ?? "",
+  });
+  const update = (event: Event) => {
+    const { name, value } = event.currentTarget as HTMLInputElement;
+    setFields((current) => ({ ...current, [name]: value }));
+  };
+  const made = useRef(false);
+  useEffect(() => {
+    if (made.current) document.getElementById("result-heading")?.focus();
+  }, [link]);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    setBusy(true);
+    const answer = await callApi("POST", "/api/create", Object.fromEntries(new FormData(form)));
+    setBusy(false);
+    if (answer.status !== 201) return setError(errorSentence(answer));
+    const created = answer.body as LinkView;
+    made.current = true;
+    setError(null);
+    setLink(created);
+    rememberLinks([created]);
+    form.reset();
+    (form.elements.namedItem("note") as HTMLTextAreaElement).value = "";
+    setFields({ url: "", slug: "", title: "" });
+  }
+
+  return (
+    <>
+      {link && <LinkCard link={link} />}
+      <form method="post" action="/api/create" class="card stack" onSubmit={submit}>
+        <div class="field">
+          <label for="create-url">Destination</label>
+          <input
+            id="create-url"
+            name="url"
+            type="text"
+            inputMode="url"
+            autocomplete="url"
+            required
+            maxLength={4096}
+            placeholder="https://example.com/a/long/path"
+            value={fields.url}
+            onInput={update}
+          />
+        </div>
+        <div class="field">
+          <label for="create-slug">Custom name (optional)</label>
+          <input
+            id="create-slug"
+            name="slug"
+            type="text"
+            autocomplete="off"
+            spellcheck={false}
+            maxLength={48}
+            value={fields.slug}
+            onInput={update}
+            aria-describedby="create-slug-hint"
+          />
+          <SlugHint id="create-slug-hint" slug={fields.slug} pattern={slugPattern} />
+        </div>
+        <div class="field">
+          <label for="create-title">Title (optional)</label>
+          <input
+            id="create-title"
+            name="title"
+            type="text"
+            maxLength={200}
+            value={fields.title}
+            onInput={update}
+          />
+        </div>
+        <div class="field">
+          <label for="create-note">Note (optional)</label>
+          {/* Uncontrolled: its text is the server's value, and a reset empties what was typed. */}
+          <textarea id="create-note" name="note" rows={2} maxLength={500}>
+            {values.note ?? ""}
+          </textarea>
+        </div>
+        <div class="field">
+          <label for="create-pass">Password (optional)</label>
+          <input
+            id="create-pass"
+            name="pass"
+            type="password"
+            autocomplete="new-password"
+            maxLength={128}
+            aria-describedby="create-pass-help"
+          />
+          <p id="create-pass-help" class="hint muted">
+            Visitors must enter it before they are sent on.
+          </p>
+        </div>
+        {error && <p class="error" role="alert">{error}</p>}
+        <div>
+          <button type="submit" disabled={busy}>{busy ? "Shortening…" : "Shorten"}</button>
+        </div>
+      </form>
+    </>
+  );
+}

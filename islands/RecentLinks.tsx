@@ -1,0 +1,36 @@
+import { useEffect } from "preact/hooks";
+import { daysLeft, formatTime } from "./_parts/format.ts";
+import { forgetRecent, loadRecent, recentLinks } from "./_parts/recent.ts";
+
+/** Props of the recent links island: none, the list lives in this browser. */
+export type RecentLinksProps = Record<string, unknown>;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The links made in this browser that have not expired, newest first. The server knows
+ * nothing of them, so it renders nothing; the list appears once the island has read storage.
+ */
+export default function RecentLinks(_props: RecentLinksProps) {
+  useEffect(() => loadRecent(), []);
+  const links = recentLinks.value;
+  if (links.length === 0) return null;
+  const now = Date.now();
+  return (
+    <section class="card" aria-labelledby="recent-heading">
+      <h2 id="recent-heading">Made in this browser</h2>
+      <ul class="recent">
+        {links.map((link) => (
+          <li key={link.slug}>
+            <a href={link.shortUrl}>{link.shortUrl}</a>{" "}
+            <span class="muted">
+              <time datetime={link.expiresAt}>{formatTime(link.expiresAt)}</time>{" "}
+              ({daysLeft(Math.max(1, Math.ceil((Date.parse(link.expiresAt) - now) / DAY_MS)))})
+            </span>
+          </li>
+        ))}
+      </ul>
+      <button type="button" class="secondary" onClick={forgetRecent}>Forget this list</button>
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState } from "preact/hooks";
+import { callApi, errorSentence } from "./_parts/http.ts";
+
+/** Props of the unlock form island. */
+export interface UnlockFormProps {
+  /** The protected link's slug. */
+  slug: string;
+  /** Why the last attempt failed, if it did. */
+  error?: string | null;
+}
+
+/**
+ * The password form of a protected link: a plain form posting to `/api/unlock`, which with
+ * JavaScript posts JSON, says inline when the password is wrong or attempts are used up, and
+ * goes on to the link once it is unlocked.
+ */
+export default function UnlockForm({ slug, error: initial = null }: UnlockFormProps) {
+  const [error, setError] = useState(initial);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const pass = new FormData(event.currentTarget as HTMLFormElement).get("pass") ?? "";
+    setBusy(true);
+    const answer = await callApi("POST", "/api/unlock", { slug, pass });
+    if (answer.status === 200) {
+      location.href = `/${encodeURIComponent(slug)}`;
+      return;
+    }
+    setBusy(false);
+    setError(errorSentence(answer));
+  }
+
+  return (
+    <form method="post" action="/api/unlock" class="stack" onSubmit={submit}>
+      <input type="hidden" name="slug" value={slug} />
+      <label for="unlock-pass">Password</label>
+      <input
+        id="unlock-pass"
+        name="pass"
+        type="password"
+        required
+        maxLength={128}
+        autocomplete="current-password"
+        autofocus
+        aria-describedby={error ? "unlock-error" : undefined}
+        aria-invalid={error ? true : undefined}
+      />
+      {error && <p id="unlock-error" class="error" role="alert">{error}</p>}
+      <div>
+        <button type="submit" disabled={busy}>{busy ? "Unlocking…" : "Unlock"}</button>
+      </div>
+    </form>
+  );
+}

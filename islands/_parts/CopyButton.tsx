@@ -1,0 +1,45 @@
+import { useState } from "preact/hooks";
+
+/** Props of {@linkcode CopyButton}. */
+export interface CopyButtonProps {
+  /** The text to copy. */
+  text: string;
+  /** Id of the element showing the text, selected when the clipboard is out of reach. */
+  target: string;
+}
+
+/**
+ * Copies `text` with the clipboard API; where that is refused, selects the text on the page and
+ * asks the browser to copy the selection, and failing that leaves it selected for the person.
+ */
+export function CopyButton({ text, target }: CopyButtonProps) {
+  const [status, setStatus] = useState("");
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text);
+      setStatus("Copied");
+    } catch {
+      setStatus(copyBySelection(target) ? "Copied" : "Selected: press Ctrl+C or ⌘C to copy");
+    }
+  }
+  return (
+    <span class="copy">
+      <button type="button" class="secondary" onClick={copy} aria-describedby={`${target}-copied`}>
+        Copy
+      </button>
+      <span id={`${target}-copied`} class="muted" role="status">{status}</span>
+    </span>
+  );
+}
+
+function copyBySelection(target: string): boolean {
+  const element = document.getElementById(target);
+  const selection = globalThis.getSelection?.();
+  if (!element || !selection) return false;
+  selection.selectAllChildren(element);
+  try {
+    return document.execCommand("copy");
+  } catch {
+    return false;
+  }
+}

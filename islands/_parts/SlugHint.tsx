@@ -1,0 +1,66 @@
+import { useEffect, useState } from "preact/hooks";
+import { callApi } from "./http.ts";
+
+/** What is known of a custom slug being typed. */
+export type SlugState = "empty" | "checking" | "available" | "taken" | "reserved" | "invalid";
+
+/** Props of {@linkcode SlugHint}. */
+export interface SlugHintProps {
+  /** Id of the hint, for the field's `aria-describedby`. */
+  id: string;
+  /** The slug as typed. */
+  slug: string;
+  /** The custom slug rule, as a regular expression source. */
+  pattern: string;
+  /** Quiet time after the last keystroke before the service is asked, in ms. */
+  delayMs?: number;
+}
+
+/** Says, a moment after typing stops, whether the slug is free, taken, reserved or invalid. */
+export function SlugHint({ id, slug, pattern, delayMs = 300 }: SlugHintProps) {
+  const state = useSlugState(slug.trim(), pattern, delayMs);
+  const name = `“${slug.trim()}”`;
+  const text = {
+    empty: "Leave it empty for a random name.",
+    checking: "Checking…",
+    available: `${name} is free.`,
+    taken: `${name} is taken: choose another.`,
+    reserved: `${name} is reserved: choose another.`,
+    invalid: "Use 3 to 48 letters, digits, - or _, starting with a letter or digit.",
+  }[state];
+  const tone = state === "available"
+    ? "ok"
+    : state === "checking" || state === "empty"
+    ? "muted"
+    : "error";
+  return (
+    <p id={id} class={`hint ${tone}`} aria-live="polite" data-state={state}>
+      {text}
+    </p>
+  );
+}
+
+function useSlugState(slug: string, pattern: string, delayMs: number): SlugState {
+  const [state, setState] = useState<SlugState>("empty");
+  useEffect(() => {
+    if (slug === "") {
+      setState("empty");
+      return;
+    }
+    let live = true;
+    const timer = setTimeout(async () => {
+      if (!new RegExp(pattern).test(slug)) return setState("invalid");
+      setState("checking");
+      const answer = await callApi("GET", `/api/check?slug=${encodeURIComponent(slug)}`);
+      if (!live) return;
+      const body = answer.body as { exists?: boolean; reserved?: boolean } | null;
+      if (answer.status !== 200 || !body) return setState("empty");
+      setState(body.reserved ? "reserved" : body.exists ? "taken" : "available");
+    }, delayMs);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [slug, pattern, delayMs]);
+  return state;
+}

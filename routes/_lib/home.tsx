@@ -1,0 +1,52 @@
+/**
+ * Rendering the start page, for `GET /` and for the answers to its forms posted without
+ * JavaScript.
+ * @module
+ */
+import { HomePage } from "../../components/HomePage.tsx";
+import { CUSTOM_SLUG_PATTERN, MAX_BULK_ROWS } from "../../lib/links/mod.ts";
+import type { BulkFormProps } from "../../islands/BulkForm.tsx";
+import type { CreateFormProps } from "../../islands/CreateForm.tsx";
+import { renderPage } from "./html.ts";
+
+/** What the start page shows besides empty forms. */
+export interface HomeState {
+  /** The create form's values, error or new link. */
+  create?: Omit<CreateFormProps, "slugPattern">;
+  /** The bulk form's lines, error or outcome. */
+  bulk?: Omit<BulkFormProps, "maxRows">;
+}
+
+/** The start page with `state`, answered with `status`. */
+export function renderHome(
+  state: HomeState = {},
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
+  const create = { slugPattern: CUSTOM_SLUG_PATTERN.source, ...state.create };
+  const bulk = { maxRows: MAX_BULK_ROWS, ...state.bulk };
+  return renderPage(<HomePage create={create} bulk={bulk} />, status, headers);
+}
+
+/** The start page for a refused create form: the reason, and the fields but the password. */
+export function createFormErrorPage(
+  fields: Record<string, string>,
+  error: string,
+  status: number,
+): Response {
+  const { url, slug, title, note } = fields;
+  return renderHome({ create: { values: { url, slug, title, note }, error } }, status, {
+    "Cache-Control": "no-store",
+  });
+}
+
+/** The start page for a refused bulk form: the reason, and the lines as typed. */
+export function bulkFormErrorPage(
+  fields: Record<string, string>,
+  error: string,
+  status: number,
+): Response {
+  return renderHome({ bulk: { urls: fields.urls ?? "", error } }, status, {
+    "Cache-Control": "no-store",
+  });
+}

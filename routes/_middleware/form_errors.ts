@@ -1,0 +1,41 @@
+/**
+ * A browser's plain form post that fails gets its form's page again, with the reason and what
+ * was entered, under the status the API answers; API clients keep their JSON error.
+ * @module
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { DomainError } from "../../lib/errors.ts";
+import { isBrowserForm } from "../_lib/negotiate.ts";
+import { statusOf } from "./errors.tsx";
+
+/** Renders a form's page for a failed post: its fields as sent, the reason, the status. */
+export type FormErrorPage = (
+  fields: Record<string, string>,
+  error: string,
+  status: number,
+) => Response;
+
+/**
+ * Replaces the error answer of a browser form post (a domain error: refused input, a taken
+ * slug, a rate limit...) by `page`. Put it before the rate limit, so that refusal is caught too.
+ */
+export function formErrorPage(page: FormErrorPage): MiddlewareHandler {
+  return async function formErrorPage(c, next) {
+    await next();
+    if (!(c.error instanceof DomainError) || !isBrowserForm(c)) return;
+    c.res = page(await formFields(c), c.error.message, statusOf(c.error));
+  };
+}
+
+async function formFields(c: Context): Promise<Record<string, string>> {
+  try {
+    const form = await c.req.parseBody({ all: false });
+    return Object.fromEntries(
+      Object.entries(form).filter((entry): entry is [string, string] =>
+        typeof entry[1] === "string"
+      ),
+    );
+  } catch {
+    return {};
+  }
+}

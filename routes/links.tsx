@@ -1,0 +1,81 @@
+/**
+ * `GET /links`: the links page; `POST /links/remove`: deleting a link without JavaScript, after a
+ * page that asks first.
+ * @module
+ */
+import { Hono } from "hono";
+import { LinksPage, searchTextOf } from "../components/LinksPage.tsx";
+import { RemovePage } from "../components/RemovePage.tsx";
+import { LinkNotFoundError } from "../lib/errors.ts";
+import {
+  existingSlug,
+  getLiveLink,
+  isSlugLike,
+  type LinkListEntry,
+  listLinkEntries,
+  removeLink,
+} from "../lib/links/mod.ts";
+import { RATE_LIMITS } from "../lib/rate_limit/mod.ts";
+import { parseInput } from "../lib/validation.ts";
+import { readObjectBody } from "./_lib/body.ts";
+import type { AppDeps, AppEnv } from "./_lib/env.ts";
+import { renderPage } from "./_lib/html.ts";
+import { bodyLimit } from "./_middleware/body_limit.ts";
+import { rateLimit } from "./_middleware/rate_limit.ts";
+
+/** Most links the page lists; the rest are reached by the filter or the export. */
+export const MAX_LISTED = 500;
+
+/** Longest filter accepted, in characters. */
+const MAX_QUERY = 200;
+
+/**
+ * The route. `GET /links?q=` lists the live links matching `q`. `POST /links/remove` with `slug`
+ * answers a page asking to confirm; with `confirm=yes` too it deletes the link and answers 303 to
+ * `/links?removed=<slug>`; an unknown slug gets the 404 error page.
+ */
+export function makeRoute(deps: AppDeps): Hono<AppEnv> {
+  return new Hono<AppEnv>()
+    .get("/", rateLimit(deps, RATE_LIMITS.links), async (c) => {
+      const q = (c.req.query("q") ?? "").trim().slice(0, MAX_QUERY);
+      const removed = c.req.query("removed");
+      const { entries, truncated } = await listMatching(deps, q);
+      const page = (
+        <LinksPage
+          entries={entries}
+          truncated={truncated}
+          q={q}
+          removed={removed && isSlugLike(removed) ? removed : undefined}
+        />
+      );
+      return renderPage(page, 200, { "Cache-Control": "no-store" });
+    })
+    .post("/remove", bodyLimit(), async (c) => {
+      const body = await readObjectBody(c);
+      const slug = parseInput(existingSlug, body.slug);
+      if (body.confirm !== "yes") {
+        const record = await getLiveLink(deps.store, slug);
+        if (record === null) throw new LinkNotFoundError(slug);
+        return renderPage(<RemovePage slug={slug} title={record.title} />, 200, {
+          "Cache-Control": "no-store",
+        });
+      }
+      await removeLink(deps.store, slug);
+      return c.redirect(`/links?removed=${encodeURIComponent(slug)}`, 303);
+    });
+}
+
+async function listMatching(
+  deps: AppDeps,
+  q: string,
+): Promise<{ entries: LinkListEntry[]; truncated: boolean }> {
+  const needle = q.toLowerCase();
+  const entries: LinkListEntry[] = [];
+  // Protected destinations stay hidden here, whatever cookies the reader holds.
+  for await (const entry of listLinkEntries(deps.store, { baseUrl: deps.config.baseUrl })) {
+    if (needle && !searchTextOf(entry).includes(needle)) continue;
+    if (entries.length === MAX_LISTED) return { entries, truncated: true };
+    entries.push(entry);
+  }
+  return { entries, truncated: false };
+}

@@ -1,0 +1,411 @@
+import { DOMParser } from "linkedom";
+import {
+  assert,
+  assertEquals,
+  assertNotIncludes,
+  assertStringIncludes,
+} from "../_helpers/assert.ts";
+import { type TestApp, testApp } from "../_helpers/app.ts";
+import { CONTENT_SECURITY_POLICY } from "../../routes/_lib/html.ts";
+import { makeRoute as makeStatsRoute } from "../../routes/stats.tsx";
+import type { Stats } from "../../lib/stats/types.ts";
+
+const HOSTILE_TITLE = "<img src=x onerror=alert(1)>";
+const HOSTILE_NOTE = "</script><script>alert(1)</script>";
+const HOSTILE_URL = 'https://example.com/"><script>alert(1)</script>';
+
+const PAGES = ["/", "/links", "/stats", "/about", "/changelog", "/no/such/page", "/free-name"];
+
+// deno-lint-ignore no-explicit-any
+type Doc = any;
+
+function parse(html: string): Doc {
+  return new DOMParser().parseFromString(html, "text/html");
+}
+
+/** Every script loads from a file (or is JSON data), and nothing carries a style attribute. */
+function assertStrictMarkup(doc: Doc, path: string): void {
+  for (const script of doc.querySelectorAll("script")) {
+    const type = script.getAttribute("type") ?? "";
+    assert(script.hasAttribute("src") || type === "application/json", `inline script on ${path}`);
+  }
+  assertEquals(doc.querySelectorAll("[style]").length, 0, `style attribute on ${path}`);
+  assertEquals(doc.querySelectorAll("style").length, 0, `style element on ${path}`);
+  for (const element of doc.querySelectorAll("*")) {
+    for (const name of element.getAttributeNames()) {
+      assert(!name.startsWith("on"), `event handler attribute ${name} on ${path}`);
+    }
+  }
+}
+
+function form(fields: Record<string, string>, accept = "text/html,application/xhtml+xml") {
+  return {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: accept },
+    body: new URLSearchParams(fields),
+  };
+}
+
+async function page(t: TestApp, path: string, init?: RequestInit) {
+  const res = await t.request(path, init);
+  const html = await res.text();
+  return { res, html, doc: parse(html) };
+}
+
+async function makeHostileLinks(t: TestApp) {
+  const open = await t.json("/api/create", {
+    url: HOSTILE_URL,
+    slug: "hostile",
+    title: HOSTILE_TITLE,
+    note: HOSTILE_NOTE,
+  });
+  assertEquals(open.status, 201);
+  const locked = await t.json("/api/create", {
+    url: "https://secret.example/hidden",
+    slug: "locked",
+    title: HOSTILE_NOTE,
+    pass: "pw",
+  });
+  assertEquals(locked.status, 201);
+}
+
+Deno.test("every page answers with the strict CSP, no inline script and no style attribute", async () => {
+  await using t = await testApp();
+  await makeHostileLinks(t);
+  for (const path of [...PAGES, "/locked"]) {
+    const { res, doc } = await page(t, path);
+    const expected = path.startsWith("/no/") || path === "/free-name"
+      ? 404
+      : path === "/locked"
+      ? 401
+      : 200;
+    assertEquals(res.status, expected, path);
+    assertEquals(res.headers.get("content-security-policy"), CONTENT_SECURITY_POLICY, path);
+    assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8", path);
+    assertStrictMarkup(doc, path);
+    assertEquals(doc.querySelectorAll("main h1").length, 1, `one h1 on ${path}`);
+  }
+});
+
+Deno.test("pages with islands load the one hydrating entry and carry each island's props", async () => {
+  await using t = await testApp();
+  const { doc } = await page(t, "/");
+  const scripts = [...doc.querySelectorAll("script[src]")].map((s: Doc) => s.getAttribute("src"));
+  assertEquals(scripts, ["/static/build/_client.js"]);
+  const islands = [...doc.querySelectorAll("[data-island]")].map((el: Doc) => el.dataset.island);
+  assertEquals(islands, ["CreateForm", "BulkForm", "RecentLinks"]);
+  const props = JSON.parse(doc.querySelector('[data-island="CreateForm"]').dataset.props);
+  assertEquals(props.slugPattern, "^[A-Za-z0-9][A-Za-z0-9_-]{2,47}$");
+  const about = (await page(t, "/about")).doc;
+  assertEquals(about.querySelectorAll("script").length, 0);
+});
+
+Deno.test("every island module is registered with the hydrating entry", async () => {
+  const { ISLANDS } = await import("../../islands/_client.ts");
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(new URL("../../islands/", import.meta.url))) {
+    if (entry.isFile && /^[A-Z]\w*\.tsx$/.test(entry.name)) files.push(entry.name.slice(0, -4));
+  }
+  assertEquals(Object.keys(ISLANDS).sort(), files.sort());
+});
+
+Deno.test("the start page's create form posts the API's field names to /api/create", async () => {
+  await using t = await testApp();
+  const { doc } = await page(t, "/");
+  const create = doc.querySelector('form[action="/api/create"]');
+  assertEquals(create.getAttribute("method"), "post");
+  const names = [...create.querySelectorAll("[name]")].map((el: Doc) => el.getAttribute("name"));
+  assertEquals(names, ["url", "slug", "title", "note", "pass"]);
+  for (const control of create.querySelectorAll("input, textarea")) {
+    const label = doc.querySelector(`label[for="${control.id}"]`);
+    assert(label?.textContent.trim(), `label of ${control.getAttribute("name")}`);
+  }
+  const bulk = doc.querySelector('form[action="/api/bulk"]');
+  assertEquals(
+    [...bulk.querySelectorAll("[name]")].map((el: Doc) => el.getAttribute("name")),
+    ["urls", "pass"],
+  );
+});
+
+Deno.test("GET /?slug= fills in the custom slug, escaped", async () => {
+  await using t = await testApp();
+  const { doc, html } = await page(t, `/?slug=${encodeURIComponent('claim-me"><b>x')}`);
+  assertEquals(doc.querySelector("#create-slug").getAttribute("value"), 'claim-me"><b>x');
+  assertNotIncludes(html, "<b>x");
+});
+
+Deno.test("a browser's create form post gets 201 and a page with the new link's card", async () => {
+  await using t = await testApp();
+  const { res, doc } = await page(
+    t,
+    "/api/create",
+    form({ url: "example.com/form", slug: "by-form", title: HOSTILE_TITLE, note: "", pass: "" }),
+  );
+  assertEquals(res.status, 201);
+  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  assertEquals(res.headers.get("location"), "http://sho.rt/by-form");
+  assertEquals(res.headers.get("cache-control"), "no-store");
+  const card = doc.querySelector(".result");
+  const link = card.querySelector(".short-url a");
+  assertEquals(link.getAttribute("href"), "http://sho.rt/by-form");
+  assertEquals(link.textContent, "http://sho.rt/by-form");
+  assertStringIncludes(card.textContent, "https://example.com/form");
+  assertStringIncludes(card.textContent, HOSTILE_TITLE);
+  assertEquals(card.querySelectorAll("img").length, 1);
+  assertEquals(card.querySelector("img.qr").getAttribute("src"), "/api/qr?slug=by-form");
+  assertStringIncludes(card.textContent, "7 days left");
+  assertEquals(card.querySelector("time").getAttribute("datetime"), "2026-11-09T12:00:00.000Z");
+  assertEquals((await t.request("/by-form")).headers.get("location"), "https://example.com/form");
+});
+
+Deno.test("a refused create form post shows the form again with the reason and the values", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/first", slug: "taken" });
+  const fields = {
+    url: "example.com/second",
+    slug: "taken",
+    title: HOSTILE_TITLE,
+    note: HOSTILE_NOTE,
+    pass: "secret-pass",
+  };
+  const { res, doc, html } = await page(t, "/api/create", form(fields));
+  assertEquals(res.status, 409);
+  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  assertEquals(doc.querySelector('[role="alert"]').textContent, 'slug "taken" is already taken');
+  assertEquals(doc.querySelector("#create-url").getAttribute("value"), "example.com/second");
+  assertEquals(doc.querySelector("#create-slug").getAttribute("value"), "taken");
+  assertEquals(doc.querySelector("#create-title").getAttribute("value"), HOSTILE_TITLE);
+  // linkedom leaves a textarea's text undecoded; a browser shows it as typed.
+  assertStringIncludes(html, "&lt;/script>&lt;script>alert(1)&lt;/script></textarea>");
+  assertEquals(doc.querySelector("#create-pass").getAttribute("value"), null);
+  assertNotIncludes(html, "secret-pass");
+  assertNotIncludes(html, HOSTILE_NOTE);
+  const invalid = await page(t, "/api/create", form({ url: "", slug: "x" }));
+  assertEquals(invalid.res.status, 400);
+  assertStringIncludes(invalid.doc.querySelector('[role="alert"]').textContent, "url");
+  const reserved = await page(t, "/api/create", form({ url: "example.com", slug: "stats" }));
+  assertEquals(reserved.res.status, 400);
+  assertEquals(
+    reserved.doc.querySelector('[role="alert"]').textContent,
+    'slug "stats" is reserved',
+  );
+});
+
+Deno.test("a browser over the create limit gets the form again with 429 and Retry-After", async () => {
+  await using t = await testApp();
+  for (let i = 0; i < 30; i++) await t.json("/api/create", { url: `example.com/${i}` });
+  const { res, doc } = await page(t, "/api/create", form({ url: "example.com/over" }));
+  assertEquals(res.status, 429);
+  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  assert(Number(res.headers.get("retry-after")) > 0);
+  assertStringIncludes(doc.querySelector('[role="alert"]').textContent, "30");
+  assertEquals(doc.querySelector("#create-url").getAttribute("value"), "example.com/over");
+});
+
+Deno.test("API clients keep JSON from /api/create, form bodies included", async () => {
+  await using t = await testApp();
+  const made = await t.request("/api/create", form({ url: "example.com/a" }, "*/*"));
+  assertEquals(made.status, 201);
+  assertEquals(made.headers.get("content-type"), "application/json");
+  const refused = await t.request("/api/create", form({ url: "" }, "application/json"));
+  assertEquals(refused.status, 400);
+  assertEquals(refused.headers.get("content-type"), "application/json");
+});
+
+Deno.test("a browser's bulk form post sends lines and gets the outcome row by row", async () => {
+  await using t = await testApp();
+  const urls = "example.com/1\r\n\r\n  not a url  \r\nexample.org/2\r\n";
+  const { res, doc } = await page(t, "/api/bulk", form({ urls, pass: "" }));
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  const rows = [...doc.querySelectorAll(".bulk-row")];
+  assertEquals(rows.length, 3);
+  assertEquals(rows.map((row: Doc) => row.classList.contains("failed")), [false, true, false]);
+  assertStringIncludes(rows[1].textContent, "not a url");
+  assertStringIncludes(rows[1].textContent, "url must not contain spaces");
+  assertEquals(doc.querySelector("details.bulk").hasAttribute("open"), true);
+  const links = await (await t.request("/api/links")).json();
+  assertEquals(links.length, 2);
+});
+
+Deno.test("a refused bulk form post shows the lines again with the reason", async () => {
+  await using t = await testApp();
+  const urls = Array.from({ length: 11 }, (_, i) => `example.com/${i}`).join("\n");
+  const { res, doc } = await page(t, "/api/bulk", form({ urls }));
+  assertEquals(res.status, 400);
+  assertEquals(doc.querySelector('[role="alert"]').textContent, "max 10 links per request");
+  assertEquals(doc.querySelector("#bulk-urls").textContent, urls);
+  const json = await t.request("/api/bulk", form({ urls: "example.com/x" }, "*/*"));
+  assertEquals(json.status, 200);
+  assertEquals((await json.json())[0].ok, true);
+});
+
+Deno.test("the unlock page carries the unlock island, and a refused browser post shows the reason", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "https://secret.example/x", slug: "locked", pass: "pw" });
+  const { doc } = await page(t, "/locked");
+  const island = doc.querySelector('[data-island="UnlockForm"]');
+  assertEquals(JSON.parse(island.dataset.props), { slug: "locked", error: null });
+  const wrong = await page(t, "/api/unlock", form({ slug: "locked", pass: "nope" }));
+  assertEquals(wrong.res.status, 403);
+  assertEquals(wrong.doc.querySelector('[role="alert"]').textContent, "wrong password");
+  const empty = await page(t, "/api/unlock", form({ slug: "locked", pass: "" }));
+  assertEquals(empty.res.status, 400);
+  assertEquals(empty.doc.querySelector("input[name=slug]").getAttribute("value"), "locked");
+});
+
+Deno.test("/links lists live links newest first, escaped, never a protected destination", async () => {
+  await using t = await testApp();
+  await makeHostileLinks(t);
+  t.advance(1000);
+  await t.json("/api/create", { url: "example.org/last", slug: "newest", note: "the note" });
+  // Holding the unlock cookie changes nothing on the page.
+  const unlocked = await t.json("/api/unlock", { slug: "locked", pass: "pw" });
+  const cookie = (unlocked.headers.get("set-cookie") ?? "").split(";")[0]!;
+  const { res, doc, html } = await page(t, "/links", { headers: { Cookie: cookie } });
+  assertEquals(res.status, 200);
+  assertNotIncludes(html, "secret.example");
+  assertNotIncludes(html, HOSTILE_NOTE);
+  assertNotIncludes(html, HOSTILE_TITLE);
+  assertEquals(doc.querySelectorAll("img").length, 0);
+  const rows = [...doc.querySelectorAll(".link-row")];
+  assertEquals(
+    rows.map((row: Doc) => row.querySelector(".link-slug").textContent),
+    ["/newest", "/locked", "/hostile"],
+  );
+  assertStringIncludes(rows[1].textContent, "Protected");
+  assertStringIncludes(rows[1].textContent, "Destination hidden");
+  assertEquals(rows[2].querySelector(".link-title").textContent, HOSTILE_TITLE);
+  assertEquals(rows[2].querySelector(".note").textContent, HOSTILE_NOTE);
+  assertEquals(rows[2].querySelector(".destination").textContent, new URL(HOSTILE_URL).href);
+  assertStringIncludes(rows[0].textContent, "0 clicks · 7 days left");
+  const deletes = [...doc.querySelectorAll('form[action="/links/remove"]')];
+  assertEquals(deletes.length, 3);
+  assertEquals(deletes[0].querySelector("input[name=slug]").getAttribute("value"), "newest");
+});
+
+Deno.test("/links?q= filters by slug, title, host and note without JavaScript", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "alpha.example/x", slug: "one", title: "Holiday" });
+  await t.json("/api/create", { url: "beta.example/y", slug: "two", note: "groceries" });
+  await t.json("/api/create", { url: "gamma.example/z", slug: "three", pass: "pw" });
+  const slugs = async (q: string) => {
+    const { doc } = await page(t, `/links?q=${encodeURIComponent(q)}`);
+    return [...doc.querySelectorAll(".link-slug")].map((a: Doc) => a.textContent);
+  };
+  assertEquals(await slugs("HOLIDAY"), ["/one"]);
+  assertEquals(await slugs("beta.example"), ["/two"]);
+  assertEquals(await slugs("grocer"), ["/two"]);
+  assertEquals(await slugs("gamma"), []);
+  assertEquals(await slugs("thr"), ["/three"]);
+  const { doc } = await page(t, "/links?q=nothing-like-it");
+  assertStringIncludes(doc.querySelector("main").textContent, "No link matches “nothing-like-it”");
+});
+
+Deno.test("deleting from /links without JavaScript asks first, then removes and says so", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/bye", slug: "bye", title: "Bye" });
+  const ask = await page(t, "/links/remove", form({ slug: "bye" }));
+  assertEquals(ask.res.status, 200);
+  assertStringIncludes(ask.doc.querySelector("h1").textContent, "Delete /bye?");
+  const confirm = ask.doc.querySelector('form[action="/links/remove"]');
+  assertEquals(confirm.querySelector("input[name=confirm]").getAttribute("value"), "yes");
+  assertEquals((await t.request("/bye")).status, 302);
+  const done = await t.request("/links/remove", form({ slug: "bye", confirm: "yes" }));
+  assertEquals(done.status, 303);
+  assertEquals(done.headers.get("location"), "/links?removed=bye");
+  assertEquals((await t.request("/bye")).status, 404);
+  const after = await page(t, "/links?removed=bye");
+  assertEquals(after.doc.querySelector(".notice").textContent, "Deleted /bye");
+  const again = await t.request("/links/remove", form({ slug: "bye", confirm: "yes" }));
+  assertEquals(again.status, 404);
+  assertEquals(again.headers.get("content-type"), "text/html; charset=utf-8");
+});
+
+Deno.test("/links shows at most 500 links and says so", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/oldest", slug: "oldest" });
+  const made = [];
+  for (let i = 0; i < 500; i++) {
+    made.push(
+      t.json("/api/create", { url: `example.com/${i}` }, { client: `198.51.100.${i % 250}` }),
+    );
+    if (made.length === 50) await Promise.all(made.splice(0));
+  }
+  await Promise.all(made);
+  const { doc } = await page(t, "/links");
+  assertEquals(doc.querySelectorAll(".link-row").length, 500);
+  assertStringIncludes(doc.querySelector("main").textContent, "Showing the newest 500");
+  assertEquals((await page(t, "/links?q=oldest")).doc.querySelectorAll(".link-row").length, 1);
+});
+
+Deno.test("/stats draws the figures it is given as SVG, escaped", async () => {
+  await using t = await testApp();
+  const stats: Stats = {
+    links: 3,
+    clicks: 12,
+    days: Array.from({ length: 7 }, (_, i) => ({
+      date: `2026-11-0${i + 1}`,
+      links: i === 6 ? 3 : 0,
+      clicks: i * 2,
+    })),
+    top: [{ slug: "hot", shortUrl: "http://sho.rt/hot", title: HOSTILE_TITLE, clicks: 9 }],
+    referrers: [{ name: "<script>alert(1)</script>", clicks: 5 }, { name: "direct", clicks: 7 }],
+    devices: [{ name: "desktop", clicks: 10 }, { name: "bot", clicks: 4 }],
+    countries: [{ name: "DE", clicks: 8 }, { name: "unknown", clicks: 4 }],
+  };
+  const route = makeStatsRoute(t.deps, { loadStats: () => Promise.resolve(stats) });
+  const res = await route.request("/", {}, { remoteAddr: { hostname: "192.0.2.1" } });
+  assertEquals(res.status, 200);
+  const html = await res.text();
+  assertNotIncludes(html, "<script>alert(1)");
+  assertNotIncludes(html, HOSTILE_TITLE);
+  const doc = parse(html);
+  assertStrictMarkup(doc, "/stats");
+  const charts = doc.querySelectorAll("svg.chart");
+  assertEquals(charts.length, 2);
+  assertEquals(charts[0].querySelectorAll("rect.bar").length, 7);
+  assertEquals(doc.querySelectorAll(".bar-list").length, 4);
+  assertStringIncludes(doc.querySelector(".bar-list").textContent, HOSTILE_TITLE);
+  assertStringIncludes(doc.querySelector("main").textContent, "3 live links and 12 clicks");
+});
+
+Deno.test("/stats shows the store's live links and empty charts before any click", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com" });
+  const { res, doc } = await page(t, "/stats");
+  assertEquals(res.status, 200);
+  assertStringIncludes(doc.querySelector("main").textContent, "1 live link and 0 clicks");
+  assertEquals(doc.querySelectorAll("svg.chart").length, 2);
+  assertEquals(doc.querySelectorAll(".bar-list").length, 0);
+});
+
+Deno.test("/changelog lists every release and /about states the seven-day rule", async () => {
+  await using t = await testApp();
+  const { doc } = await page(t, "/changelog");
+  const headings = [...doc.querySelectorAll("main h2")].map((h: Doc) => h.textContent);
+  assertEquals(headings, ["1.1.0 · Links that lapse", "1.0.0 · First release"]);
+  const about = (await page(t, "/about")).doc.querySelector("main").textContent;
+  assertStringIncludes(about, "seven days");
+  assertStringIncludes(about, "What is counted");
+});
+
+Deno.test("the 404 page for a free name links to the start page with the slug filled in", async () => {
+  await using t = await testApp();
+  const { res, doc } = await page(t, "/free-name");
+  assertEquals(res.status, 404);
+  const claim = [...doc.querySelectorAll("a")].find((a: Doc) => a.textContent === "claim it");
+  assertEquals(claim.getAttribute("href"), "/?slug=free-name");
+  const home = await page(t, claim.getAttribute("href"));
+  assertEquals(home.doc.querySelector("#create-slug").getAttribute("value"), "free-name");
+});
+
+Deno.test("the navigation marks the current page", async () => {
+  await using t = await testApp();
+  for (const path of ["/", "/links", "/stats", "/about"]) {
+    const { doc } = await page(t, path);
+    const current = doc.querySelectorAll('nav a[aria-current="page"]');
+    assertEquals(current.length, 1, path);
+    assertEquals(current[0].getAttribute("href"), path);
+  }
+});

@@ -1,0 +1,118 @@
+/**
+ * Driving Debian's Chromium with playwright-core against the real service. Browser tests are
+ * required where `LAPSE_BROWSER_REQUIRED=1` (CI); elsewhere, without Chromium, they are skipped
+ * with a loud warning, never silently.
+ * @module
+ */
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import { type ServiceProcess, startService } from "../_helpers/server.ts";
+
+/** The Chromium binary: `CHROMIUM_PATH`, or Debian's. */
+export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+
+/** Whether a missing browser fails the run instead of skipping the browser tests. */
+export const BROWSER_REQUIRED = Deno.env.get("LAPSE_BROWSER_REQUIRED") === "1";
+
+/** Whether the browser tests are skipped on this machine (after a loud warning). */
+export const SKIP_BROWSER_TESTS = !BROWSER_REQUIRED && !chromiumPresent();
+
+if (SKIP_BROWSER_TESTS) {
+  console.warn(
+    `\n%c!!! BROWSER TESTS SKIPPED: no Chromium at ${CHROMIUM_PATH}.` +
+      "\n!!! Install it (apt-get install chromium) or set CHROMIUM_PATH; CI sets" +
+      " LAPSE_BROWSER_REQUIRED=1, where a missing browser fails.\n",
+    "color: red; font-weight: bold",
+  );
+}
+
+/** Where the tests write their screenshots (git-ignored). */
+export const SCREENSHOTS = new URL("../artifacts/screenshots/", import.meta.url);
+
+// Without the background-networking flags Chromium dials out at start, and this network refuses.
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
+function chromiumPresent(): boolean {
+  try {
+    return Deno.statSync(CHROMIUM_PATH).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** A running service, a browser, and a way to open pages on it. */
+export interface BrowserFixture extends AsyncDisposable {
+  service: ServiceProcess;
+  browser: Browser;
+  /** The service's origin. */
+  origin: string;
+  /**
+   * Origin of a stand-in destination site on another loopback address (the service refuses
+   * links to its own host): it answers every path with `arrived at <path>`.
+   */
+  destination: string;
+  /** A page in a new context with `options`; closed with the fixture. */
+  open(options?: BrowserContextOptions): Promise<Page>;
+}
+
+/** Starts the service (on a temporary KV file) and Chromium. */
+export async function startBrowserFixture(): Promise<BrowserFixture> {
+  const dir = await Deno.makeTempDir({ prefix: "lapse-e2e-" });
+  const service = await startService({ env: { KV_PATH: `${dir}/links.kv` }, timeoutMs: 60_000 });
+  const site = Deno.serve(
+    { hostname: "127.0.0.2", port: 0, onListen: () => {} },
+    (request) =>
+      new Response(`<title>arrived</title><p>arrived at ${new URL(request.url).pathname}</p>`, {
+        headers: { "Content-Type": "text/html; charset=utf-8" },
+      }),
+  );
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  } catch (error) {
+    await site.shutdown();
+    await service[Symbol.asyncDispose]();
+    throw error;
+  }
+  return {
+    service,
+    browser,
+    origin: service.origin,
+    destination: `http://127.0.0.2:${site.addr.port}`,
+    async open(options = {}) {
+      const context = await browser.newContext({ baseURL: service.origin, ...options });
+      return await context.newPage();
+    },
+    async [Symbol.asyncDispose]() {
+      try {
+        await browser.close();
+        await site.shutdown();
+      } finally {
+        await service[Symbol.asyncDispose]();
+        await Deno.remove(dir, { recursive: true }).catch(() => {});
+      }
+    },
+  };
+}
+
+/** Waits until every island on `page` has hydrated. */
+export async function waitForIslands(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.querySelectorAll("[data-island]").length ===
+      document.querySelectorAll("[data-island][data-hydrated]").length
+  );
+}
+
+/** Saves a full-page screenshot as `name.png` under {@linkcode SCREENSHOTS}. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await Deno.mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
+}

@@ -1,0 +1,290 @@
+import type { Page } from "playwright-core";
+import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
+import {
+  type BrowserFixture,
+  screenshot,
+  SKIP_BROWSER_TESTS,
+  startBrowserFixture,
+  waitForIslands,
+} from "./_browser.ts";
+
+const HOSTILE_TITLE = "<img src=x onerror=alert(1)>";
+const HOSTILE_NOTE = "</script><script>alert(1)</script>";
+const MAX_HOME_JS_GZIP = 15 * 1024;
+
+/** A page that records CSP violations, script errors and dialogs. */
+async function watchedPage(f: BrowserFixture, options = {}) {
+  const page = await f.open(options);
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("dialog", async (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    await dialog.dismiss();
+  });
+  return { page, problems };
+}
+
+async function createByApi(f: BrowserFixture, body: Record<string, string>) {
+  const res = await fetch(`${f.origin}/api/create`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  assertEquals(res.status, 201, await res.clone().text());
+  return await res.json();
+}
+
+async function gzipSize(bytes: Uint8Array<ArrayBuffer>): Promise<number> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
+  return (await new Response(stream).arrayBuffer()).byteLength;
+}
+
+async function slugState(page: Page, state: string): Promise<void> {
+  await page.waitForSelector(`#create-slug-hint[data-state="${state}"]`);
+}
+
+Deno.test({
+  name: "the pages in a real browser",
+  ignore: SKIP_BROWSER_TESTS,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using f = await startBrowserFixture();
+
+    await t.step(
+      "the start page hydrates its islands and loads at most 15 KB of JavaScript gzipped",
+      async () => {
+        const { page, problems } = await watchedPage(f);
+        const scripts: Promise<{ url: string; bytes: number }>[] = [];
+        page.on("response", (response) => {
+          if (!response.url().endsWith(".js")) return;
+          scripts.push(
+            response.body().then(async (body) => ({
+              url: response.url(),
+              bytes: await gzipSize(new Uint8Array(body)),
+            })),
+          );
+        });
+        await page.goto("/");
+        await waitForIslands(page);
+        await page.waitForLoadState("networkidle");
+        const loaded = await Promise.all(scripts);
+        const total = loaded.reduce((sum, script) => sum + script.bytes, 0);
+        console.log(`home page JavaScript: ${loaded.length} files, ${total} bytes gzipped`);
+        assert(loaded.some((script) => script.url.endsWith("/static/build/_client.js")));
+        assert(loaded.some((script) => /\/CreateForm-\w+\.js$/.test(script.url)));
+        assert(total <= MAX_HOME_JS_GZIP, `${total} bytes gzipped is over ${MAX_HOME_JS_GZIP}`);
+        assertEquals(
+          await page.locator("[data-island][data-hydrated]").count(),
+          await page.locator("[data-island]").count(),
+        );
+        assertEquals(problems, []);
+        await page.context().close();
+      },
+    );
+
+    await t.step(
+      "the create island shows the new link's card in place, and the link redirects",
+      async () => {
+        const { page, problems } = await watchedPage(f);
+        await page.goto("/");
+        await waitForIslands(page);
+        await page.getByLabel("Destination", { exact: true }).fill(
+          `${f.destination}/made-in-browser`,
+        );
+        await page.getByLabel("Title (optional)").fill("Made in a browser");
+        await page.getByRole("button", { name: "Shorten", exact: true }).click();
+        const card = page.locator(".result");
+        await card.waitFor();
+        assertEquals(new URL(page.url()).pathname, "/"); // the island posted; no navigation
+        const shortLink = card.locator(".short-url a");
+        const shortUrl = await shortLink.textContent() ?? "";
+        assert(shortUrl.startsWith(`${f.origin}/`), shortUrl);
+        assertEquals(await shortLink.getAttribute("href"), shortUrl);
+        const slug = shortUrl.slice(f.origin.length + 1);
+        assertEquals(await card.locator("img.qr").getAttribute("src"), `/api/qr?slug=${slug}`);
+        assertStringIncludes(await card.textContent() ?? "", "7 days left");
+        assertEquals(await page.getByLabel("Destination", { exact: true }).inputValue(), "");
+        // Remembered in this browser, across a reload.
+        await page.locator("#recent-heading").waitFor();
+        await page.reload();
+        await waitForIslands(page);
+        assertEquals(await page.locator(".recent a").first().textContent(), shortUrl);
+        await screenshot(page, "home-result-light");
+        await page.locator(".recent a").first().click();
+        await page.waitForURL(`${f.destination}/made-in-browser`);
+        assertStringIncludes(await page.textContent("p") ?? "", "arrived at /made-in-browser");
+        assertEquals(problems, []);
+        await page.context().close();
+      },
+    );
+
+    await t.step(
+      "the slug hint says taken, reserved, invalid and free as the name is typed",
+      async () => {
+        await createByApi(f, { url: "example.com/taken", slug: "already-here" });
+        const { page, problems } = await watchedPage(f);
+        await page.goto("/?slug=already-here");
+        await waitForIslands(page);
+        await slugState(page, "taken");
+        assertStringIncludes(await page.textContent("#create-slug-hint") ?? "", "is taken");
+        const slug = page.getByLabel("Custom name (optional)");
+        await slug.fill("Stats");
+        await slugState(page, "reserved");
+        await slug.fill("a!");
+        await slugState(page, "invalid");
+        await slug.fill("fresh-name");
+        await slugState(page, "available");
+        assertStringIncludes(
+          await page.textContent("#create-slug-hint") ?? "",
+          "“fresh-name” is free",
+        );
+        assertEquals(problems, []);
+        await page.context().close();
+      },
+    );
+
+    await t.step("the copy button puts the short URL on the clipboard", async () => {
+      const { page, problems } = await watchedPage(f);
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
+        origin: f.origin,
+      });
+      await page.goto("/");
+      await waitForIslands(page);
+      await page.getByLabel("Destination", { exact: true }).fill("example.com/copy-me");
+      await page.getByRole("button", { name: "Shorten", exact: true }).click();
+      const shortUrl = await page.locator(".result .short-url a").textContent();
+      await page.locator(".result").getByRole("button", { name: "Copy" }).click();
+      await page.locator(".result .copy [role=status]", { hasText: "Copied" }).waitFor();
+      assertEquals(await page.evaluate(() => navigator.clipboard.readText()), shortUrl);
+      assertEquals(problems, []);
+      await page.context().close();
+    });
+
+    await t.step("bulk mode makes a link of each line and reports each row", async () => {
+      const { page, problems } = await watchedPage(f);
+      await page.goto("/");
+      await waitForIslands(page);
+      await page.getByText("Several links at once").click();
+      await page.getByLabel(/Destinations, one a line/).fill(
+        "example.com/bulk-1\nnot a url\n\nexample.org/bulk-2",
+      );
+      await page.getByRole("button", { name: "Shorten all" }).click();
+      const rows = page.locator(".bulk-row");
+      await rows.nth(2).waitFor();
+      assertEquals(await rows.count(), 3);
+      assertEquals(await page.locator(".bulk-row.failed").count(), 1);
+      assertStringIncludes(await rows.nth(1).textContent() ?? "", "not a url");
+      assertStringIncludes(await rows.nth(0).textContent() ?? "", "Made");
+      assertEquals(new URL(page.url()).pathname, "/");
+      assertEquals(await page.locator(".recent li").count(), 2);
+      await screenshot(page, "home-bulk-light");
+      assertEquals(problems, []);
+      await page.context().close();
+    });
+
+    await t.step(
+      "a protected link unlocks through the island and goes on to its destination",
+      async () => {
+        await createByApi(f, {
+          url: `${f.destination}/secret`,
+          slug: "guarded",
+          pass: "open sesame",
+        });
+        const { page, problems } = await watchedPage(f);
+        const response = await page.goto("/guarded");
+        assertEquals(response?.status(), 401);
+        await waitForIslands(page);
+        await page.getByLabel("Password").fill("wrong one");
+        await page.getByRole("button", { name: "Unlock" }).click();
+        await page.locator("#unlock-error", { hasText: "wrong password" }).waitFor();
+        assertEquals(new URL(page.url()).pathname, "/guarded");
+        await page.getByLabel("Password").fill("open sesame");
+        await page.getByRole("button", { name: "Unlock" }).click();
+        await page.waitForURL(`${f.destination}/secret`);
+        assertStringIncludes(await page.textContent("p") ?? "", "arrived at /secret");
+        assertEquals(problems, []);
+        await page.context().close();
+      },
+    );
+
+    await t.step("the links page filters as you type and deletes after asking", async () => {
+      await createByApi(f, { url: "example.com/doomed", slug: "doomed", title: "Doomed link" });
+      const { page, problems } = await watchedPage(f);
+      await page.goto("/links");
+      await waitForIslands(page);
+      const rows = page.locator(".link-row");
+      const total = await rows.count();
+      assert(total >= 3, `${total} rows`);
+      await page.getByLabel("Filter by name, title, host or note").fill("DOOMED");
+      await page.locator("#links-shown", { hasText: `1 of ${total} shown` }).waitFor();
+      assertEquals(await page.locator(".link-row:visible").count(), 1);
+      const row = page.locator(".link-row:visible");
+      await row.getByRole("button", { name: "Delete /doomed" }).click();
+      await row.getByText("Delete /doomed for good?").waitFor();
+      await row.getByRole("button", { name: "Yes, delete" }).click();
+      await row.getByText("Deleted /doomed").waitFor();
+      await screenshot(page, "links-deleted-light");
+      const check = await (await fetch(`${f.origin}/api/check?slug=doomed`)).json();
+      assertEquals(check.exists, false);
+      assertEquals(problems, []);
+      await page.context().close();
+    });
+
+    await t.step(
+      "with JavaScript off, the create form posts and the server renders the link",
+      async () => {
+        const { page, problems } = await watchedPage(f, { javaScriptEnabled: false });
+        await page.goto("/");
+        await page.getByLabel("Destination", { exact: true }).fill("example.com/no-script");
+        await page.getByLabel("Custom name (optional)").fill("no-script");
+        const [response] = await Promise.all([
+          page.waitForResponse((res) => res.url().endsWith("/api/create")),
+          page.getByRole("button", { name: "Shorten", exact: true }).click(),
+        ]);
+        assertEquals(response.status(), 201);
+        await page.waitForLoadState();
+        const link = page.locator(".result .short-url a");
+        assertEquals(await link.textContent(), `${f.origin}/no-script`);
+        await screenshot(page, "home-no-script-result-light");
+        // Taken now: the same post gets the form back with the reason and the values.
+        await page.getByLabel("Destination", { exact: true }).fill("example.com/again");
+        await page.getByLabel("Custom name (optional)").fill("no-script");
+        const [refused] = await Promise.all([
+          page.waitForResponse((res) => res.url().endsWith("/api/create")),
+          page.getByRole("button", { name: "Shorten", exact: true }).click(),
+        ]);
+        assertEquals(refused.status(), 409);
+        await page.waitForLoadState();
+        assertEquals(await page.textContent("[role=alert]"), 'slug "no-script" is already taken');
+        assertEquals(
+          await page.getByLabel("Destination", { exact: true }).inputValue(),
+          "example.com/again",
+        );
+        assertEquals(problems, []);
+        await page.context().close();
+      },
+    );
+
+    await t.step("hostile titles and notes show as text and run nothing", async () => {
+      const { page, problems } = await watchedPage(f);
+      await page.goto("/");
+      await waitForIslands(page);
+      await page.getByLabel("Destination", { exact: true }).fill("example.com/hostile");
+      await page.getByLabel("Title (optional)").fill(HOSTILE_TITLE);
+      await page.getByLabel("Note (optional)").fill(HOSTILE_NOTE);
+      await page.getByRole("button", { name: "Shorten", exact: true }).click();
+      await page.locator(".result").getByText(HOSTILE_TITLE).waitFor();
+      await page.goto("/links");
+      await waitForIslands(page);
+      await page.getByText(HOSTILE_TITLE).first().waitFor();
+      await page.getByText(HOSTILE_NOTE).first().waitFor();
+      assertEquals(await page.locator("main img").count(), 0);
+      assertEquals(problems, []);
+      await page.context().close();
+    });
+  },
+});
