@@ -63,6 +63,7 @@ export async function startServer(
       await server.shutdown(); // stop accepting, finish requests in flight
       await deps.clicks.stop(); // write every recorded visit
       await store.cache.unwatch();
+      await deps.log.flush?.();
       store.kv.close();
     })();
   return {

@@ -17,7 +17,7 @@ import { describeError, logLine } from "../lib/log/mod.ts";
 import type { RouteSpec } from "../lib/openapi/mod.ts";
 import { clientOf } from "./_lib/client.ts";
 import type { AppDeps, AppEnv, ConnectionInfo } from "./_lib/env.ts";
-import { accessLine } from "./_middleware/access_log.ts";
+import { writeAccess } from "./_middleware/access_log.ts";
 import { REDIRECT_ROUTE } from "./_middleware/metrics.ts";
 import { requestIdFor } from "./_middleware/request_id.ts";
 import { renderPage } from "./_lib/html.ts";
@@ -129,14 +129,14 @@ export function fastRedirect(
     const seconds = (performance.now() - start) / 1000;
     metrics.requests.inc(REDIRECT_ROUTE, method, 302);
     metrics.redirectSeconds.observe(seconds);
-    log(accessLine({
+    writeAccess(log, {
       method,
       route: REDIRECT_ROUTE,
       path: `/${record.slug}`,
       status: 302,
       durationMs: Math.round(seconds * 1e6) / 1000,
       requestId: id,
-    }));
+    });
     return response;
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { Store } from "../kv/store.ts";
 import { dayOf } from "../tallies/kinds.ts";
+import { type RankedName, rerank } from "../tallies/rank.ts";
 import { type CountryLookup, VisitClassifier, type VisitFacts } from "./classify.ts";
 import { type FlushOutcome, type LinkVisits, writeVisits } from "./flush.ts";
 import { loadGeoipLookup } from "./geoip.ts";
@@ -60,6 +61,7 @@ export class ClickBuffer {
   #maxPending: number;
   #batch: Batch;
   #retry: Batch[] = [];
+  #touched = new Map<string, RankedName>();
   #flushing: Promise<void> | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
   #classifier: Promise<VisitClassifier> | null = null;
@@ -135,29 +137,38 @@ export class ClickBuffer {
     if (this.#batch.size > 0) this.#rollOver(this.#store.now());
     const batches = this.#retry;
     this.#retry = [];
-    for (const [i, batch] of batches.entries()) {
-      try {
-        await this.#write(batch);
-      } catch (error) {
-        // Keep this batch and the rest for the next flush; nothing recorded is lost.
-        this.#retry.push(...batches.slice(i));
-        this.#report("click flush failed, will retry", error);
-        return;
+    try {
+      for (const [i, batch] of batches.entries()) {
+        try {
+          await this.#write(batch);
+        } catch (error) {
+          // Keep this batch and the rest for the next flush; nothing recorded is lost.
+          this.#retry.push(...batches.slice(i));
+          throw error;
+        }
       }
+      // Names whose counts moved take their new places; kept for the next flush if this fails.
+      await rerank(this.#store, this.#touched.values());
+      this.#touched.clear();
+    } catch (error) {
+      this.#report("click flush failed, will retry", error);
     }
   }
 
   async #write(batch: Batch): Promise<void> {
     const classifier = await this.#classifierReady();
     const visits = [...batch.links.values()].map((link) => summarize(link, batch.day, classifier));
-    await writeVisits(this.#store, visits, (chunk, outcome) => {
-      // Committed chunks leave the batch, so a retry never writes them twice.
-      for (const link of chunk) {
-        const pending = batch.links.get(link.id);
-        if (pending) batch.size -= pending.visitors.size;
-        batch.links.delete(link.id);
-      }
-      this.#options.onFlushed?.(outcome);
+    await writeVisits(this.#store, visits, {
+      touched: this.#touched,
+      onCommitted: (chunk, outcome) => {
+        // Committed chunks leave the batch, so a retry never writes them twice.
+        for (const link of chunk) {
+          const pending = batch.links.get(link.id);
+          if (pending) batch.size -= pending.visitors.size;
+          batch.links.delete(link.id);
+        }
+        this.#options.onFlushed?.(outcome);
+      },
     });
   }
 

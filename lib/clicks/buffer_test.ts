@@ -2,7 +2,7 @@ import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, tally } from "../../tests/_helpers/store.ts";
 import { BOT_UA, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
 import { faultyKv } from "../../tests/_helpers/faults.ts";
-import { linkLastUsedKey, linkTallyKey } from "../kv/keys.ts";
+import { linkStatsKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";
 import { readCounters } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
@@ -50,13 +50,15 @@ Deno.test("a bot visit counts only under the bot device", async () => {
 Deno.test("a counter that is not a number reads as 0 and is repaired on the next click", async () => {
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "odd" }, options);
-  await store.kv.set(linkTallyKey(link.id, CLICKS, ""), "lots");
+  const key = linkStatsKey(link.id);
+  const stats = (await store.kv.get<{ shares: Record<string, unknown> }>(key)).value!;
+  await store.kv.set(key, { ...stats, shares: { ...stats.shares, [CLICKS]: { "": "lots" } } });
   assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 0);
   const buffer = new ClickBuffer(store);
   buffer.record(link, visit());
   await buffer.flush();
-  const stored = await store.kv.get(linkTallyKey(link.id, CLICKS, ""));
-  assert(stored.value instanceof Deno.KvU64);
+  const stored = await store.kv.get<{ shares: Record<string, Record<string, unknown>> }>(key);
+  assertEquals(stored.value?.shares[CLICKS]?.[""], 1);
   assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 1);
   buffer.record(link, visit());
   await buffer.flush();
@@ -77,7 +79,7 @@ Deno.test("visits of a link removed before the flush are dropped from every figu
   assertEquals(await tally(store, DEVICES, "desktop"), 1);
   assertEquals(await tally(store, DEVICES, "bot"), 0);
   assertEquals(await tally(store, COUNTRIES, "GB"), 1);
-  assertEquals((await store.kv.get(linkLastUsedKey(gone.id))).value, null);
+  assertEquals((await store.kv.get(linkStatsKey(gone.id))).value, null);
 });
 
 Deno.test("a flush of thousands of links splits into commits within the store's limits", async () => {

@@ -56,19 +56,9 @@ export function retiringLinksPrefix(): Deno.KvKey {
   return ["links_retiring"];
 }
 
-/** One of a link's own counters (its share of a service-wide tally). */
-export function linkTallyKey(id: string, kind: string, name: string): Deno.KvKey {
-  return ["link_tallies", id, kind, name];
-}
-
-/** Prefix of all of one link's counters. */
-export function linkTalliesPrefix(id: string): Deno.KvKey {
-  return ["link_tallies", id];
-}
-
-/** When a link was last followed (epoch ms as a `KvU64`, raised with `max`). */
-export function linkLastUsedKey(id: string): Deno.KvKey {
-  return ["link_last_used", id];
+/** A link's own share of every service-wide tally, and its last click, in one record. */
+export function linkStatsKey(id: string): Deno.KvKey {
+  return ["link_stats", id];
 }
 
 /** A service-wide counter: the sum of every live link's share of it. */
@@ -84,6 +74,11 @@ export function talliesPrefix(kind: string): Deno.KvKey {
 /** Orders the names of one ranked tally by count. */
 export function tallyRankKey(kind: string, count: bigint, name: string): Deno.KvKey {
   return ["tally_ranks", kind, count, name];
+}
+
+/** The count a name of a ranked tally is ordered under now, so its place can be moved. */
+export function tallyRankedAtKey(kind: string, name: string): Deno.KvKey {
+  return ["tally_ranked_at", kind, name];
 }
 
 /** Prefix of one ranked tally's order. */

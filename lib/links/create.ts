@@ -4,11 +4,12 @@
  */
 import { monotonicFactory } from "ulid";
 import { ReservedSlugError, SlugTakenError } from "../errors.ts";
-import { linkKey, linkTallyKey, tallyKey } from "../kv/keys.ts";
+import { linkKey, linkStatsKey, tallyKey } from "../kv/keys.ts";
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 import { drainRetiredLink } from "../tallies/drain.ts";
 import { DAY_LINKS, dayOf, LINKS } from "../tallies/kinds.ts";
+import { newLinkStats } from "../tallies/shares.ts";
 import { normalizeDestination } from "./destination.ts";
 import type { CreateLinkInput } from "./input.ts";
 import { hashPassword } from "../passwords/mod.ts";
@@ -92,8 +93,7 @@ export async function createLink(
 export function addCreationTallies(atomic: Deno.AtomicOperation, record: LinkRecord): void {
   const day = dayOf(record.createdAt);
   atomic
-    .sum(linkTallyKey(record.id, LINKS, ""), 1n)
+    .set(linkStatsKey(record.id), newLinkStats(day))
     .sum(tallyKey(LINKS, ""), 1n)
-    .sum(linkTallyKey(record.id, DAY_LINKS, day), 1n)
     .sum(tallyKey(DAY_LINKS, day), 1n);
 }

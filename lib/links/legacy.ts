@@ -8,7 +8,7 @@ import { InvalidInputError } from "../errors.ts";
 import {
   linkKey,
   linkRankKey,
-  linkTallyKey,
+  linkStatsKey,
   tallyKey,
   undatedLinkKey,
   undatedLinksPrefix,
@@ -17,6 +17,7 @@ import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 import { readCount } from "../tallies/count.ts";
 import { CLICKS, LINKS } from "../tallies/kinds.ts";
+import { newLinkStats } from "../tallies/shares.ts";
 import { normalizeDestination } from "./destination.ts";
 import { MAX_TITLE_LENGTH } from "./input.ts";
 import type { DatedLinkRecord, LinkRecord } from "./record.ts";
@@ -131,10 +132,12 @@ async function importOne(
   const clicks = readCount(given.clicks);
   const atomic = store.kv.atomic().check({ key: linkKey(slug), versionstamp: null });
   addLinkWrites(atomic, record, now);
+  // Not made on any day of ours: it counts as a link, with its clicks, but in no day.
+  const stats = newLinkStats(null);
+  if (clicks > 0n) stats.shares[CLICKS] = { "": Number(clicks) };
   atomic
-    .sum(linkTallyKey(record.id, LINKS, ""), 1n)
+    .set(linkStatsKey(record.id), stats)
     .sum(tallyKey(LINKS, ""), 1n)
-    .sum(linkTallyKey(record.id, CLICKS, ""), clicks)
     .sum(tallyKey(CLICKS, ""), clicks);
   if (clicks > 0n) {
     atomic.set(linkRankKey(clicks, record.id), { slug, title: record.title });

@@ -3,10 +3,9 @@
  * @module
  */
 import { getManyChunked } from "../kv/get_many.ts";
-import { linkKey, linkLastUsedKey, linkTallyKey } from "../kv/keys.ts";
+import { linkKey, linkStatsKey } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
-import { readCount } from "../tallies/count.ts";
-import { CLICKS } from "../tallies/kinds.ts";
+import { clicksOf, readLinkStats } from "../tallies/shares.ts";
 import { stampLegacyLink } from "./legacy.ts";
 import { type DatedLinkRecord, isExpired, type LinkCounters, type LinkRecord } from "./record.ts";
 
@@ -50,13 +49,9 @@ export async function getLiveLink(store: Store, slug: string): Promise<DatedLink
 
 /** The click figures of each link id, in order. */
 export async function readCounters(store: Store, ids: string[]): Promise<LinkCounters[]> {
-  const keys = ids.flatMap((id) => [linkTallyKey(id, CLICKS, ""), linkLastUsedKey(id)]);
-  const entries = await getManyChunked(store.kv, keys);
-  return ids.map((_, i) => {
-    const lastUsed = readCount(entries[2 * i + 1]?.value);
-    return {
-      clicks: Number(readCount(entries[2 * i]?.value)),
-      lastUsedAt: lastUsed === 0n ? null : Number(lastUsed),
-    };
+  const entries = await getManyChunked(store.kv, ids.map(linkStatsKey));
+  return entries.map((entry) => {
+    const stats = readLinkStats(entry.value);
+    return { clicks: clicksOf(stats), lastUsedAt: stats.lastUsedAt };
   });
 }

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
-import { describeError, logLine } from "./mod.ts";
+import { describeError, logLine, stdoutLogger } from "./mod.ts";
 
 Deno.test("a log line starts with its time, level and message", () => {
   const line = logLine("info", "request", { status: 200 });
@@ -14,4 +14,40 @@ Deno.test("an error is described with its name, message and cause", () => {
   assertEquals(described.message, "outer");
   assertEquals((described.cause as Record<string, unknown>).message, "inner");
   assertEquals(describeError("plain"), { message: "plain" });
+});
+
+Deno.test("the stdout logger gathers lines and writes them together, in order", async () => {
+  const chunks: string[] = [];
+  const writer = {
+    write(bytes: Uint8Array) {
+      chunks.push(new TextDecoder().decode(bytes));
+      return Promise.resolve(bytes.length);
+    },
+  };
+  const log = stdoutLogger({ writer, delayMs: 5 });
+  log(logLine("info", "first", { n: 1 }));
+  log.json!('{"msg":"second"}');
+  assertEquals(chunks.length, 0);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assertEquals(chunks.length, 1);
+  const lines = chunks[0]!.trimEnd().split("\n").map((line) => JSON.parse(line));
+  assertEquals(lines.map((line) => line.msg), ["first", "second"]);
+  log(logLine("info", "third"));
+  await log.flush!();
+  assertEquals(chunks.length, 2);
+});
+
+Deno.test("the stdout logger writes at once when its buffer fills, and finishes partial writes", async () => {
+  let text = "";
+  const writer = {
+    write(bytes: Uint8Array) {
+      const part = bytes.subarray(0, Math.min(7, bytes.length)); // a writer that takes little
+      text += new TextDecoder().decode(part);
+      return Promise.resolve(part.length);
+    },
+  };
+  const log = stdoutLogger({ writer, delayMs: 60_000, maxBuffered: 10 });
+  log(logLine("info", "a line longer than ten characters"));
+  await log.flush!();
+  assertEquals(JSON.parse(text).msg, "a line longer than ten characters");
 });

@@ -7,11 +7,12 @@
 import {
   linkRanksPrefix,
   linksByExpiryPrefix,
-  linkTalliesPrefix,
+  linkStatsKey,
   retiringLinksPrefix,
   tallyKey,
   tallyRanksPrefix,
 } from "../kv/keys.ts";
+import { getManyChunked } from "../kv/get_many.ts";
 import type { Store } from "../kv/store.ts";
 import { shortUrlOf } from "../links/record.ts";
 import type { RetiringLink } from "../links/write.ts";
@@ -26,6 +27,7 @@ import {
   LINKS,
   REFERRERS,
 } from "../tallies/kinds.ts";
+import { eachShare, readLinkStats } from "../tallies/shares.ts";
 import type { Stats, StatsCount, StatsTopLink } from "./types.ts";
 
 /** Most links in `top`. */
@@ -89,12 +91,12 @@ async function readGoneShares(store: Store, now: number) {
     ids.add(entry.value.id);
   }
   const shares = new Map<string, bigint>();
-  await Promise.all([...ids].map(async (id) => {
-    for await (const entry of store.kv.list({ prefix: linkTalliesPrefix(id) })) {
-      const key = shareKey(String(entry.key[2]), String(entry.key[3]));
-      shares.set(key, (shares.get(key) ?? 0n) + readCount(entry.value));
+  for (const entry of await getManyChunked(store.kv, [...ids].map(linkStatsKey))) {
+    for (const [kind, name, count] of eachShare(readLinkStats(entry.value))) {
+      const key = shareKey(kind, name);
+      shares.set(key, (shares.get(key) ?? 0n) + BigInt(count));
     }
-  }));
+  }
   return { ids, shares };
 }
 

@@ -2,63 +2,35 @@
  * Taking a retired link's share out of every service-wide tally.
  * @module
  */
-import {
-  linkLastUsedKey,
-  linkRankKey,
-  linkTalliesPrefix,
-  retiringLinkKey,
-  tallyKey,
-} from "../kv/keys.ts";
-import { getManyChunked } from "../kv/get_many.ts";
+import { linkRankKey, linkStatsKey, retiringLinkKey, tallyKey } from "../kv/keys.ts";
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
-import { minus, readCount } from "./count.ts";
-import { CLICKS, RANKED_KINDS } from "./kinds.ts";
-import { moveRank } from "./rank.ts";
-
-// Each entry costs up to two checks (its own and its global's); an atomic allows 100.
-const CHUNK = 40;
+import { minus } from "./count.ts";
+import { RANKED_KINDS } from "./kinds.ts";
+import { type RankedName, rerank } from "./rank.ts";
+import { clicksOf, eachShare, readLinkStats } from "./shares.ts";
 
 /**
- * Subtracts the link's own counters from the service-wide ones and deletes them, in chunks that
- * each commit atomically, then clears its retiring mark. Safe to run twice or concurrently: each
- * counter is checked unchanged before it is taken away.
+ * Subtracts the link's share from the service-wide tallies and deletes its figures in one
+ * atomic commit, then clears its retiring mark and brings the ranked names up to date. Safe to
+ * run twice or concurrently: the figures are checked unchanged before they are taken away.
  */
 export async function drainRetiredLink(store: Store, id: string): Promise<void> {
-  const { kv } = store;
   for (;;) {
-    const entries: Deno.KvEntry<unknown>[] = [];
-    for await (const entry of kv.list({ prefix: linkTalliesPrefix(id) }, { limit: CHUNK })) {
-      entries.push(entry);
-    }
-    const atomic = kv.atomic();
-    if (entries.length === 0) {
-      atomic.delete(linkLastUsedKey(id)).delete(retiringLinkKey(id));
-      await retryLocked(() => atomic.commit());
-      return;
-    }
-    const ranked = entries.filter((entry) => RANKED_KINDS.has(String(entry.key[2])));
-    const totals = await getManyChunked(
-      kv,
-      ranked.map((entry) => tallyKey(String(entry.key[2]), String(entry.key[3]))),
-    );
-    const totalOf = new Map(ranked.map((entry, i) => [entry, totals[i]]));
-    for (const entry of entries) {
-      const kind = String(entry.key[2]);
-      const name = String(entry.key[3]);
-      const share = readCount(entry.value);
-      atomic.check(entry).delete(entry.key);
-      if (kind === CLICKS) atomic.delete(linkRankKey(share, id));
-      if (share === 0n) continue;
-      atomic.sum(tallyKey(kind, name), minus(share));
-      const total = totalOf.get(entry);
-      if (total) {
-        const count = readCount(total.value);
-        atomic.check(total);
-        moveRank(atomic, kind, name, count, count > share ? count - share : 0n);
+    const entry = await store.kv.get(linkStatsKey(id));
+    const atomic = store.kv.atomic().check(entry).delete(retiringLinkKey(id));
+    const ranked: RankedName[] = [];
+    if (entry.value !== null) {
+      const stats = readLinkStats(entry.value);
+      atomic.delete(entry.key).delete(linkRankKey(BigInt(clicksOf(stats)), id));
+      for (const [kind, name, count] of eachShare(stats)) {
+        atomic.sum(tallyKey(kind, name), minus(BigInt(count)));
+        if (RANKED_KINDS.has(kind)) ranked.push({ kind, name });
       }
     }
-    await retryLocked(() => atomic.commit());
-    // A failed check means another drain or a click flush moved first: list again.
+    const result = await retryLocked(() => atomic.commit());
+    if (!result.ok) continue; // a click flush moved first: read again
+    await rerank(store, ranked);
+    return;
   }
 }

@@ -12,14 +12,24 @@ export const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export interface RequestIdOptions {
   /** The header read and sent; default `X-Request-Id`. */
   header?: string;
-  /** Makes a fresh id; default `crypto.randomUUID()`. */
+  /** Makes a fresh id; default {@linkcode newRequestId}. */
   generate?: () => string;
+}
+
+// A random prefix per process and a counter: unique across instances, and far cheaper than a
+// random UUID per request on the redirect's hot path.
+const PROCESS_PREFIX = crypto.randomUUID().slice(0, 8);
+let counter = 0;
+
+/** A fresh request id: this process's random prefix and a counter, `1f0c9a2e-1a2b`. */
+export function newRequestId(): string {
+  return `${PROCESS_PREFIX}-${(++counter).toString(36)}`;
 }
 
 /** The id of a request that sent `given`: `given` when it is safe to log, else a fresh one. */
 export function requestIdFor(
   given: string | null | undefined,
-  generate: () => string = () => crypto.randomUUID(),
+  generate: () => string = newRequestId,
 ): string {
   return given != null && SAFE_REQUEST_ID.test(given) ? given : generate();
 }
@@ -31,7 +41,7 @@ export function requestIdFor(
  */
 export function requestId(options: RequestIdOptions = {}): MiddlewareHandler<AppEnv> {
   const header = options.header ?? "X-Request-Id";
-  const generate = options.generate ?? (() => crypto.randomUUID());
+  const generate = options.generate ?? newRequestId;
   return async function requestId(c, next) {
     const id = requestIdFor(c.req.header(header), generate);
     c.set("requestId", id);

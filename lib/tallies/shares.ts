@@ -1,0 +1,92 @@
+/**
+ * A link's own share of the service-wide tallies, kept in one record per link: what its
+ * removal takes back out of every figure, and its click figures.
+ * @module
+ */
+import { readCount } from "./count.ts";
+import { CLICKS, DAY_CLICKS, DAY_LINKS, LINKS, REFERRERS } from "./kinds.ts";
+
+/** Counts by kind, then by name. */
+export type Shares = Record<string, Record<string, number>>;
+
+/** What the store keeps of one link's figures. */
+export interface LinkStats {
+  /** The link's share of each tally. */
+  shares: Shares;
+  /** The last click by a person (epoch ms), or `null`. */
+  lastUsedAt: number | null;
+}
+
+/** Most distinct referring hosts kept per link; the rest count under `other`. */
+export const MAX_REFERRERS_PER_LINK = 100;
+
+/** Where a link's referrers past {@linkcode MAX_REFERRERS_PER_LINK} are counted. */
+export const OTHER_REFERRERS = "other";
+
+/** A new link's figures: it counts as one link, made on `day`. */
+export function newLinkStats(day: string | null): LinkStats {
+  const shares: Shares = { [LINKS]: { "": 1 } };
+  if (day !== null) shares[DAY_LINKS] = { [day]: 1 };
+  return { shares, lastUsedAt: null };
+}
+
+/**
+ * A stored record read as link figures; anything that is not a count (a string an older
+ * writer left, say) reads as 0, so the next write repairs it.
+ */
+export function readLinkStats(value: unknown): LinkStats {
+  const shares: Shares = {};
+  const stored = (value as Partial<LinkStats> | null)?.shares;
+  if (stored && typeof stored === "object") {
+    for (const [kind, names] of Object.entries(stored)) {
+      if (!names || typeof names !== "object") continue;
+      const counts: Record<string, number> = {};
+      for (const [name, count] of Object.entries(names)) {
+        const n = Number(readCount(count));
+        if (n > 0) counts[name] = n;
+      }
+      shares[kind] = counts;
+    }
+  }
+  const last = (value as Partial<LinkStats> | null)?.lastUsedAt;
+  return { shares, lastUsedAt: typeof last === "number" && last > 0 ? last : null };
+}
+
+/** The link's share of `kind` under `name`. */
+export function shareOf(stats: LinkStats, kind: string, name = ""): number {
+  return stats.shares[kind]?.[name] ?? 0;
+}
+
+/** The link's clicks by people. */
+export function clicksOf(stats: LinkStats): number {
+  return shareOf(stats, CLICKS);
+}
+
+/**
+ * Adds `count` to the link's share of `kind` under `name`, and returns the name it was counted
+ * under: a referrer past the per-link limit counts as `other`.
+ */
+export function addShare(stats: LinkStats, kind: string, name: string, count: number): string {
+  const names = stats.shares[kind] ??= {};
+  let counted = name;
+  if (
+    kind === REFERRERS && !(name in names) &&
+    Object.keys(names).length >= MAX_REFERRERS_PER_LINK
+  ) counted = OTHER_REFERRERS;
+  names[counted] = (names[counted] ?? 0) + count;
+  return counted;
+}
+
+/** Every share of the link, as `[kind, name, count]`. */
+export function* eachShare(stats: LinkStats): Generator<[string, string, number]> {
+  for (const [kind, names] of Object.entries(stats.shares)) {
+    for (const [name, count] of Object.entries(names)) {
+      if (count > 0) yield [kind, name, count];
+    }
+  }
+}
+
+/** Clicks on `day`, for the days tally. */
+export function dayClicksOf(stats: LinkStats, day: string): number {
+  return shareOf(stats, DAY_CLICKS, day);
+}
