@@ -17,3 +17,4 @@ export * from "./export.ts";
 export * from "./bulk.ts";
 export * from "./views.ts";
 export * from "./query.ts";
+export * from "./cache.ts";

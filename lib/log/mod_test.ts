@@ -38,16 +38,23 @@ Deno.test("the stdout logger gathers lines and writes them together, in order", 
 });
 
 Deno.test("the stdout logger writes at once when its buffer fills, and finishes partial writes", async () => {
+  const decoder = new TextDecoder();
   let text = "";
   const writer = {
     write(bytes: Uint8Array) {
-      const part = bytes.subarray(0, Math.min(7, bytes.length)); // a writer that takes little
-      text += new TextDecoder().decode(part);
+      const part = bytes.subarray(0, Math.min(700, bytes.length)); // a writer that takes little
+      text += decoder.decode(part, { stream: true });
       return Promise.resolve(part.length);
     },
   };
-  const log = stdoutLogger({ writer, delayMs: 60_000, maxBuffered: 10 });
-  log(logLine("info", "a line longer than ten characters"));
+  const log = stdoutLogger({ writer, delayMs: 60_000, maxBuffered: 1024 });
+  const long = "é".repeat(600); // 1,200 bytes in UTF-8: more than the buffer holds
+  log(logLine("info", long));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assertEquals(JSON.parse(text).msg, long);
+  log(logLine("info", "short"));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assertEquals(text.trimEnd().split("\n").length, 1, "a short line waits for the delay");
   await log.flush!();
-  assertEquals(JSON.parse(text).msg, "a line longer than ten characters");
+  assertEquals(JSON.parse(text.trimEnd().split("\n")[1]!).msg, "short");
 });
