@@ -100,12 +100,13 @@ function recordVisit(
 ): void {
   try {
     const trusted = deps.config.trustProxy;
-    deps.clicks.record(record, {
-      userAgent: headers.get("user-agent") ?? "",
-      referer: headers.get("referer") ?? "",
-      client: clientOf(headers, connection, trusted),
-      country: trusted ? COUNTRY_HEADERS.map((name) => headers.get(name)).find(Boolean) ?? "" : "",
-    });
+    deps.clicks.recordVisit(
+      record,
+      headers.get("user-agent") ?? "",
+      headers.get("referer") ?? "",
+      clientOf(headers, connection, trusted),
+      trusted ? COUNTRY_HEADERS.map((name) => headers.get(name)).find(Boolean) ?? "" : "",
+    );
   } catch (error) {
     deps.log(logLine("error", "recording a click failed", { error: describeError(error) }));
   }

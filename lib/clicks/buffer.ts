@@ -61,6 +61,8 @@ export class ClickBuffer {
   #maxPending: number;
   #batch: Batch;
   #retry: Batch[] = [];
+  // Visitors waiting in #retry, kept up to date so the hot path need not add them up.
+  #retrySize = 0;
   #touched = new Map<string, RankedName>();
   #flushing: Promise<void> | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -78,7 +80,7 @@ export class ClickBuffer {
 
   /** Visits recorded and not yet written (distinct visitors per link). */
   get pending(): number {
-    return this.#batch.size + this.#retry.reduce((sum, batch) => sum + batch.size, 0);
+    return this.#batch.size + this.#retrySize;
   }
 
   /** Visits dropped because the buffer was full while the store failed. */
@@ -88,9 +90,23 @@ export class ClickBuffer {
 
   /** Records one visit; cheap, synchronous, never throws for the store's sake. */
   record(link: VisitedLink, facts: VisitFacts): void {
+    this.recordVisit(link, facts.userAgent, facts.referer, facts.client, facts.country);
+  }
+
+  /**
+   * {@linkcode ClickBuffer.record} with the facts as arguments, for the redirect's hot path: a
+   * repeat visitor allocates nothing.
+   */
+  recordVisit(
+    link: VisitedLink,
+    userAgent: string,
+    referer: string,
+    client: string,
+    country: string,
+  ): void {
     const now = this.#store.now();
     if (now >= this.#batch.dayEnd) this.#rollOver(now);
-    if (this.pending >= this.#maxPending) {
+    if (this.#batch.size + this.#retrySize >= this.#maxPending) {
       this.#dropped++;
       return;
     }
@@ -100,13 +116,17 @@ export class ClickBuffer {
       pending = { slug: link.slug, id: link.id, title: link.title, visitors: new Map() };
       batch.links.set(link.id, pending);
     }
-    const key = `${facts.userAgent}\n${facts.referer}\n${facts.client}\n${facts.country}`;
+    const key = `${userAgent}\n${referer}\n${client}\n${country}`;
     const visitor = pending.visitors.get(key);
     if (visitor) {
       visitor.count++;
       visitor.last = now;
     } else {
-      pending.visitors.set(key, { facts, count: 1, last: now });
+      pending.visitors.set(key, {
+        facts: { userAgent, referer, client, country },
+        count: 1,
+        last: now,
+      });
       if (++batch.size >= this.#threshold) queueMicrotask(() => void this.flush());
     }
     this.#options.onRecorded?.(1);
@@ -136,14 +156,14 @@ export class ClickBuffer {
   async #flushAll(): Promise<void> {
     if (this.#batch.size > 0) this.#rollOver(this.#store.now());
     const batches = this.#retry;
-    this.#retry = [];
+    this.#keepForRetry([]);
     try {
       for (const [i, batch] of batches.entries()) {
         try {
           await this.#write(batch);
         } catch (error) {
           // Keep this batch and the rest for the next flush; nothing recorded is lost.
-          this.#retry.push(...batches.slice(i));
+          this.#keepForRetry([...this.#retry, ...batches.slice(i)]);
           throw error;
         }
       }
@@ -173,8 +193,13 @@ export class ClickBuffer {
   }
 
   #rollOver(now: number): void {
-    if (this.#batch.size > 0) this.#retry.push(this.#batch);
+    if (this.#batch.size > 0) this.#keepForRetry([...this.#retry, this.#batch]);
     this.#batch = this.#newBatch(now);
+  }
+
+  #keepForRetry(batches: Batch[]): void {
+    this.#retry = batches;
+    this.#retrySize = batches.reduce((sum, batch) => sum + batch.size, 0);
   }
 
   #newBatch(now: number): Batch {

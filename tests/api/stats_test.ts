@@ -100,7 +100,7 @@ Deno.test("GET /api/stats is limited to 60 a minute per client", async () => {
 Deno.test("a click that cannot be recorded still redirects", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "example.com/still", slug: "still" });
-  t.deps.clicks.record = () => {
+  t.deps.clicks.recordVisit = () => {
     throw new Error("tracking broke");
   };
   const errors = console.error;
