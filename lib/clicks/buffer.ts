@@ -8,7 +8,7 @@ import type { Store } from "../kv/store.ts";
 import { dayOf } from "../tallies/kinds.ts";
 import { type RankedName, rerank } from "../tallies/rank.ts";
 import { type CountryLookup, VisitClassifier, type VisitFacts } from "./classify.ts";
-import { type FlushOutcome, type LinkVisits, writeVisits } from "./flush.ts";
+import { type FlushOutcome, type KnownStats, type LinkVisits, writeVisits } from "./flush.ts";
 import { loadGeoipLookup } from "./geoip.ts";
 
 /** The link a visit went to. */
@@ -64,6 +64,7 @@ export class ClickBuffer {
   // Visitors waiting in #retry, kept up to date so the hot path need not add them up.
   #retrySize = 0;
   #touched = new Map<string, RankedName>();
+  #known: KnownStats = new Map();
   #flushing: Promise<void> | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
   #classifier: Promise<VisitClassifier> | null = null;
@@ -180,6 +181,7 @@ export class ClickBuffer {
     const visits = [...batch.links.values()].map((link) => summarize(link, batch.day, classifier));
     await writeVisits(this.#store, visits, {
       touched: this.#touched,
+      known: this.#known,
       onCommitted: (chunk, outcome) => {
         // Committed chunks leave the batch, so a retry never writes them twice.
         for (const link of chunk) {

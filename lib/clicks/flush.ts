@@ -17,7 +17,7 @@ import {
   REFERRERS,
 } from "../tallies/kinds.ts";
 import type { RankedName } from "../tallies/rank.ts";
-import { addShare, clicksOf, readLinkStats } from "../tallies/shares.ts";
+import { addShare, clicksOf, type LinkStats, readLinkStats } from "../tallies/shares.ts";
 
 /** One link's visits, classified and summed. */
 export interface LinkVisits {
@@ -58,7 +58,19 @@ export interface WriteVisitsOptions {
   onCommitted(chunk: LinkVisits[], outcome: FlushOutcome): void;
   /** Gathers the ranked names whose counts changed, for {@linkcode rerank} after. */
   touched: Map<string, RankedName>;
+  /**
+   * The figures this process last wrote for each link, kept across flushes: a link clicked
+   * again is written against them, checked, without reading it first. Entries found stale are
+   * read again.
+   */
+  known: KnownStats;
 }
+
+/** Links' figures as this process last wrote them: id to entry. */
+export type KnownStats = Map<string, Deno.KvEntry<LinkStats>>;
+
+// Links whose last written figures are remembered, the oldest forgotten first.
+const MAX_KNOWN = 100_000;
 
 /**
  * Writes the visits of many links, a chunk at a time: each chunk is one atomic commit that
@@ -74,12 +86,12 @@ export async function writeVisits(
 ): Promise<FlushOutcome> {
   const total: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
   for (const chunk of chunksOf(links)) {
-    const outcome = await writeChunk(store, chunk, options.touched);
+    // Each chunk waits on the store, so requests are served between chunks.
+    const outcome = await writeChunk(store, chunk, options);
     options.onCommitted(chunk, outcome);
     total.clicks += outcome.clicks;
     total.bots += outcome.bots;
     total.dropped += outcome.dropped;
-    await new Promise((resolve) => setTimeout(resolve, 0));
   }
   return total;
 }
@@ -104,10 +116,12 @@ function* chunksOf(links: LinkVisits[]): Generator<LinkVisits[]> {
 async function writeChunk(
   store: Store,
   chunk: LinkVisits[],
-  touched: Map<string, RankedName>,
+  options: WriteVisitsOptions,
 ): Promise<FlushOutcome> {
+  const { known, touched } = options;
   for (;;) {
-    const entries = await getManyChunked(store.kv, chunk.map((link) => linkStatsKey(link.id)));
+    const entries = await readStats(store, chunk, known);
+    const written: Deno.KvEntry<LinkStats>[] = [];
     const atomic = store.kv.atomic();
     const sums = new Map<string, { kind: string; name: string; count: number }>();
     const add = (kind: string, name: string, count: number) => {
@@ -145,6 +159,7 @@ async function writeChunk(
         for (const [name, count] of counts) add(kind, addShare(stats, kind, name, count), count);
       }
       atomic.check(entry).set(entry.key, stats);
+      written.push({ key: entry.key, value: stats, versionstamp: "" });
       outcome.clicks += link.clicks;
       outcome.bots += bots;
     });
@@ -152,10 +167,36 @@ async function writeChunk(
       atomic.sum(tallyKey(kind, name), BigInt(count));
     }
     const result = await retryLocked(() => atomic.commit());
-    if (!result.ok) continue; // another writer moved first: read again
+    if (!result.ok) {
+      // Another writer moved first: forget what this chunk remembered, and read again.
+      for (const link of chunk) known.delete(link.id);
+      continue;
+    }
+    for (const entry of written) {
+      const id = String(entry.key[1]);
+      known.delete(id); // re-inserted last, so the oldest are forgotten first
+      if (known.size >= MAX_KNOWN) known.delete(known.keys().next().value!);
+      known.set(id, { ...entry, versionstamp: result.versionstamp });
+    }
     for (const { kind, name } of sums.values()) {
       if (RANKED_KINDS.has(kind)) touched.set(`${kind}\u0000${name}`, { kind, name });
     }
     return outcome;
   }
+}
+
+/** Each link's figures: as this process last wrote them when it remembers, else as stored. */
+async function readStats(
+  store: Store,
+  chunk: LinkVisits[],
+  known: KnownStats,
+): Promise<Deno.KvEntryMaybe<unknown>[]> {
+  const entries: (Deno.KvEntryMaybe<unknown> | undefined)[] = chunk.map((link) =>
+    known.get(link.id)
+  );
+  const missing = chunk.filter((_, i) => entries[i] === undefined);
+  if (missing.length === 0) return entries as Deno.KvEntryMaybe<unknown>[];
+  const read = await getManyChunked(store.kv, missing.map((link) => linkStatsKey(link.id)));
+  let next = 0;
+  return entries.map((entry) => entry ?? read[next++]!);
 }
