@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, tally } from "../../tests/_helpers/store.ts";
-import { BOT_UA, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
+import { BOT_UA, DESKTOP_UA as DESKTOP, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
 import { faultyKv } from "../../tests/_helpers/faults.ts";
 import { linkStatsKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";
@@ -158,4 +158,26 @@ Deno.test("a large buffer starts a flush without waiting for the timer", async (
   await new Promise((resolve) => setTimeout(resolve, 50));
   await buffer.flush();
   assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 10);
+});
+
+Deno.test("a link another instance wrote since this one's last flush is read again, losing nothing", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "both" }, options);
+  const one = new ClickBuffer(store);
+  const two = new ClickBuffer(store);
+  one.recordVisit(link, DESKTOP, "", "81.2.69.160", "");
+  await one.flush(); // one now remembers the figures it wrote
+  two.recordVisit(link, DESKTOP, "", "81.2.69.161", "");
+  two.recordVisit(link, DESKTOP, "", "81.2.69.162", "");
+  await two.flush();
+  one.recordVisit(link, DESKTOP, "", "81.2.69.163", "");
+  await one.flush(); // its remembered figures are stale: the check fails, it reads again
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 4);
+  assertEquals(await tally(store, CLICKS), 4);
+  assertEquals(await tally(store, COUNTRIES, "GB"), 4);
+  await removeLink(store, "both");
+  one.recordVisit(link, DESKTOP, "", "81.2.69.160", "");
+  await one.flush(); // removed meanwhile: the visit is dropped, not written to stale figures
+  assertEquals(await tally(store, CLICKS), 0);
+  assertEquals((await store.kv.get(linkStatsKey(link.id))).value, null);
 });
