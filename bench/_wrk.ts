@@ -201,3 +201,45 @@ export function freePort(): number {
   listener.close();
   return port;
 }
+
+/** The peak resident memory of process `pid` so far, in MiB (Linux `VmHWM`), or NaN. */
+export async function peakRssMiB(pid: number): Promise<number> {
+  try {
+    const status = await Deno.readTextFile(`/proc/${pid}/status`);
+    return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The resident memory of process `pid` now, in MiB (Linux `VmRSS`), or NaN. */
+export async function rssMiB(pid: number): Promise<number> {
+  try {
+    const status = await Deno.readTextFile(`/proc/${pid}/status`);
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Starts `deno task start` on the store at `kvPath`, pinned to core 0 when `pin`. */
+export async function startService(
+  kvPath: string,
+  options: { pin: boolean; env?: Record<string, string> },
+): Promise<BenchProcess> {
+  const port = freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  return await startProcess(
+    pinned(0, [Deno.execPath(), "task", "--quiet", "start"], options.pin),
+    {
+      port,
+      env: {
+        PORT: String(port),
+        HOSTNAME: "127.0.0.1",
+        BASE_URL: origin,
+        KV_PATH: kvPath,
+        ...options.env,
+      },
+    },
+  );
+}

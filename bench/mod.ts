@@ -1,16 +1,24 @@
 /**
  * `deno task bench [section...]`: the service's benchmarks, figures printed, nothing asserted.
- * Sections: redirect, stats, passwords.
+ * Sections: redirect, creates, stats, listing, sweep, startup, passwords.
  * @module
  */
+import { benchCreates } from "./creates.ts";
+import { benchListing } from "./listing.ts";
 import { benchPasswords } from "./passwords.ts";
 import { benchRedirect } from "./redirect.ts";
+import { benchStartup } from "./startup.ts";
 import { benchStats } from "./stats.ts";
+import { benchSweep } from "./sweep.ts";
 
 const SECTIONS: Record<string, () => Promise<unknown>> = {
   redirect: () => benchRedirect(),
-  passwords: () => benchPasswords(),
+  creates: () => benchCreates(),
   stats: () => benchStats(),
+  listing: () => benchListing(),
+  sweep: () => benchSweep(),
+  startup: () => benchStartup(),
+  passwords: () => benchPasswords(),
 };
 
 const chosen = Deno.args.length > 0 ? Deno.args : Object.keys(SECTIONS);

@@ -46,16 +46,6 @@ export function undatedLinksPrefix(): Deno.KvKey {
   return ["links_undated"];
 }
 
-/** A removed or expired link whose figures are still being taken out of the totals. */
-export function retiringLinkKey(id: string): Deno.KvKey {
-  return ["links_retiring", id];
-}
-
-/** Prefix of links being retired. */
-export function retiringLinksPrefix(): Deno.KvKey {
-  return ["links_retiring"];
-}
-
 /** A link's own share of every service-wide tally, and its last click, in one record. */
 export function linkStatsKey(id: string): Deno.KvKey {
   return ["link_stats", id];

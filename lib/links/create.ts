@@ -7,7 +7,7 @@ import { ReservedSlugError, SlugTakenError } from "../errors.ts";
 import { linkKey, linkStatsKey, tallyKey } from "../kv/keys.ts";
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
-import { drainRetiredLink } from "../tallies/drain.ts";
+import { rerank } from "../tallies/rank.ts";
 import { DAY_LINKS, dayOf, LINKS } from "../tallies/kinds.ts";
 import { newLinkStats } from "../tallies/shares.ts";
 import { normalizeDestination } from "./destination.ts";
@@ -15,7 +15,8 @@ import type { CreateLinkInput } from "./input.ts";
 import { hashPassword } from "../passwords/mod.ts";
 import { type DatedLinkRecord, isExpired, type LinkRecord } from "./record.ts";
 import { generateSlug, isReservedSlug } from "./slug.ts";
-import { addLinkRetirement, addLinkWrites } from "./write.ts";
+import { addRetirement } from "./retire.ts";
+import { addLinkWrites } from "./write.ts";
 
 /** Options of {@linkcode createLink}. */
 export interface CreateLinkOptions {
@@ -72,14 +73,17 @@ export async function createLink(
       expiresAt: now + store.ttlMs,
     };
     const atomic = store.kv.atomic().check(existing);
-    if (previous !== null) addLinkRetirement(atomic, previous);
+    // An expired holder of the slug is retired in the same commit, figures and all.
+    const ranked = previous === null
+      ? []
+      : addRetirement(atomic, previous, await store.kv.get(linkStatsKey(previous.id)));
     addLinkWrites(atomic, record, now);
     addCreationTallies(atomic, record);
     const result = await retryLocked(() => atomic.commit());
     if (result.ok) {
       if (previous !== null) {
         store.cache.delete(slug);
-        await drainRetiredLink(store, previous.id);
+        await rerank(store, ranked);
       }
       return record;
     }

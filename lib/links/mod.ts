@@ -18,3 +18,4 @@ export * from "./bulk.ts";
 export * from "./views.ts";
 export * from "./query.ts";
 export * from "./cache.ts";
+export * from "./retire.ts";

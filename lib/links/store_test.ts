@@ -11,7 +11,6 @@ import {
   linksByCreatedPrefix,
   linksByExpiryPrefix,
   linkStatsKey,
-  retiringLinksPrefix,
   undatedLinksPrefix,
 } from "../kv/keys.ts";
 import { DAY_LINKS, LINKS } from "../tallies/kinds.ts";
@@ -104,7 +103,6 @@ Deno.test("an expired link reads as expired, and its slug can be claimed again",
   // The old link's share left the totals; the new one's is there.
   assertEquals(await tally(store, LINKS), 1);
   assertEquals((await store.kv.get(linkStatsKey(old.id))).value, null);
-  assertEquals(await keysUnder(store, retiringLinksPrefix()), []);
   assertEquals((await keysUnder(store, linksByExpiryPrefix())).length, 1);
 });
 
@@ -116,7 +114,6 @@ Deno.test("removeLink removes the link and every key and figure it had", async (
   assertEquals((await store.kv.get(linkStatsKey(record.id))).value, null);
   assertEquals(await keysUnder(store, linksByCreatedPrefix()), []);
   assertEquals(await keysUnder(store, linksByExpiryPrefix()), []);
-  assertEquals(await keysUnder(store, retiringLinksPrefix()), []);
   assertEquals(await tally(store, LINKS), 0);
   assertEquals(await tally(store, DAY_LINKS, "2026-11-02"), 0);
   await assertRejects(() => removeLink(store, "gone"), LinkNotFoundError);
@@ -191,19 +188,6 @@ Deno.test("the sweep retires an old link without touching a newer one of the sam
   assertEquals((await getLiveLink(store, "shared"))?.id, fresh.id);
   assertEquals((await store.kv.get(linkStatsKey(old.id))).value, null);
   assertEquals(await tally(store, LINKS), 1);
-});
-
-Deno.test("the sweep finishes a retirement a crash left half done", async () => {
-  await using store = await memoryStore();
-  const record = await createLink(store, { url: "example.com", slug: "half" }, options);
-  const { addLinkRetirement } = await import("./write.ts");
-  const atomic = store.kv.atomic();
-  addLinkRetirement(atomic, record);
-  await atomic.commit(); // retired, but its figures not yet drained
-  assertEquals(await tally(store, LINKS), 1);
-  await sweepExpiredLinks(store);
-  assertEquals(await tally(store, LINKS), 0);
-  assertEquals(await keysUnder(store, retiringLinksPrefix()), []);
 });
 
 Deno.test("imported legacy links get their deadline on first read", async () => {

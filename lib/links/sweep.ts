@@ -3,21 +3,12 @@
  * @module
  */
 import type { z } from "zod";
-import {
-  cacheEpochKey,
-  linkByCreatedKey,
-  linkKey,
-  linksByExpiryPrefix,
-  retiringLinkKey,
-  retiringLinksPrefix,
-} from "../kv/keys.ts";
-import { retryLocked } from "../kv/retry.ts";
+import { getManyChunked } from "../kv/get_many.ts";
+import { linkKey, linksByExpiryPrefix } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
-import { drainRetiredLink } from "../tallies/drain.ts";
-import type { LinkRecord } from "./record.ts";
-import { retireLink } from "./remove.ts";
 import type { Metrics } from "../metrics/mod.ts";
-import type { RetiringLink } from "./write.ts";
+import type { LinkRecord } from "./record.ts";
+import { retireLinks, type RetirementTarget } from "./retire.ts";
 import type { expiredLink, expiredListing, sweepReport } from "./views.ts";
 
 /** One link the sweep would remove. */
@@ -60,7 +51,7 @@ export async function listExpiredLinks(
 
 /**
  * Removes every link whose deadline has passed, with its figures, a batch at a time so memory
- * stays flat; then finishes retirements a crash may have left half done.
+ * stays flat, many links to a commit.
  */
 export async function sweepExpiredLinks(
   store: Store,
@@ -76,50 +67,28 @@ export async function sweepExpiredLinks(
       batch.push(entry);
     }
     if (batch.length === 0) break;
-    for (const entry of batch) {
-      if (await sweepOne(store, entry)) {
-        report.swept++;
-        if (report.slugs.length < limit) report.slugs.push(String(entry.key[2]));
-      }
+    const records = await getManyChunked(
+      store.kv,
+      batch.map((entry) => linkKey(String(entry.key[2]))),
+    );
+    const targets = batch.map((entry, i): RetirementTarget => {
+      const link = { id: entry.value, slug: String(entry.key[2]), expiresAt: Number(entry.key[1]) };
+      const record = records[i]!;
+      // The record may be gone (the store drops it a day past its deadline) or belong to a
+      // newer link of the same slug: then what is left of the old one goes, and the slug stays.
+      const current = (record.value as LinkRecord | null)?.id === link.id;
+      return current ? { link, proof: record } : { link, proof: entry, keepRecord: true };
+    });
+    for (const { link } of await retireLinks(store, targets)) {
+      report.swept++;
+      if (report.slugs.length < limit) report.slugs.push(link.slug);
     }
   }
-  await finishRetirements(store);
   options.metrics?.sweepRuns.inc();
   options.metrics?.sweptLinks.inc(report.swept);
   return report;
 }
 
-/** Drains the figures of links whose retirement was interrupted. */
-export async function finishRetirements(store: Store): Promise<number> {
-  let finished = 0;
-  for await (const entry of store.kv.list<RetiringLink>({ prefix: retiringLinksPrefix() })) {
-    await drainRetiredLink(store, entry.value.id);
-    finished++;
-  }
-  return finished;
-}
-
 function expiredSelector(now: number): Deno.KvListSelector {
   return { prefix: linksByExpiryPrefix(), end: [...linksByExpiryPrefix(), now + 1] };
-}
-
-async function sweepOne(store: Store, entry: Deno.KvEntry<string>): Promise<boolean> {
-  const slug = String(entry.key[2]);
-  const id = entry.value;
-  const found = await store.kv.get<LinkRecord>(linkKey(slug));
-  if (found.value !== null && found.value.id === id) {
-    return await retireLink(store, found.value, found.versionstamp);
-  }
-  // The record is gone (the store dropped it a day past its deadline) or its slug now belongs
-  // to a newer link: retire what is left of the old one without touching the slug.
-  const mark: RetiringLink = { id, slug };
-  const atomic = store.kv.atomic()
-    .check(entry)
-    .delete(entry.key)
-    .delete(linkByCreatedKey(id))
-    .set(retiringLinkKey(id), mark)
-    .sum(cacheEpochKey(), 1n);
-  const result = await retryLocked(() => atomic.commit());
-  if (result.ok) await drainRetiredLink(store, id);
-  return result.ok;
 }

@@ -1,21 +1,19 @@
 /**
  * Reading the stats from aggregates kept up to date at create, flush, remove and sweep time, so
  * the cost does not grow with the number of links. Only links that have expired but are not yet
- * swept (and retirements under way) are taken out at read time.
+ * swept are taken out at read time.
  * @module
  */
 import {
   linkRanksPrefix,
   linksByExpiryPrefix,
   linkStatsKey,
-  retiringLinksPrefix,
   tallyKey,
   tallyRanksPrefix,
 } from "../kv/keys.ts";
 import { getManyChunked } from "../kv/get_many.ts";
 import type { Store } from "../kv/store.ts";
 import { shortUrlOf } from "../links/record.ts";
-import type { RetiringLink } from "../links/write.ts";
 import { readCount } from "../tallies/count.ts";
 import {
   CLICKS,
@@ -82,14 +80,11 @@ export async function readStats(store: Store, options: ReadStatsOptions): Promis
   };
 }
 
-/** The shares of links that no longer count: expired and not yet swept, or being retired. */
+/** The shares of links that no longer count: expired and not yet swept. */
 async function readGoneShares(store: Store, now: number) {
   const ids = new Set<string>();
   const expired = { prefix: linksByExpiryPrefix(), end: [...linksByExpiryPrefix(), now + 1] };
   for await (const entry of store.kv.list<string>(expired)) ids.add(entry.value);
-  for await (const entry of store.kv.list<RetiringLink>({ prefix: retiringLinksPrefix() })) {
-    ids.add(entry.value.id);
-  }
   const shares = new Map<string, bigint>();
   for (const entry of await getManyChunked(store.kv, [...ids].map(linkStatsKey))) {
     for (const [kind, name, count] of eachShare(readLinkStats(entry.value))) {

@@ -144,3 +144,28 @@ Deno.test("a breakdown stays exact when an expired link held its leading names",
   const { referrers } = await readStats(store, { baseUrl });
   assertEquals(referrers, [{ name: "kept.example", clicks: 1 }]);
 });
+
+Deno.test("sweeping every link leaves no figure, no rank and no link figures behind", async () => {
+  await using store = await memoryStore();
+  for (let i = 0; i < 60; i++) {
+    await clicked(store, `swept-${i}`, [
+      visit({ referer: `https://r${i % 7}.example/` }),
+      visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::1" }),
+    ]);
+  }
+  store.advance(8 * DAY);
+  const { sweepExpiredLinks } = await import("../links/sweep.ts");
+  assertEquals((await sweepExpiredLinks(store, { batchSize: 25 })).swept, 60);
+  const left: string[] = [];
+  for await (const entry of store.kv.list({ prefix: [] })) {
+    const value = entry.value instanceof Deno.KvU64 ? entry.value.value : entry.value;
+    if (value !== 0n) {
+      left.push(JSON.stringify(entry.key, (_, v) => typeof v === "bigint" ? `${v}n` : v));
+    }
+  }
+  // Only settings and the cache epoch remain; every tally is back to 0.
+  assertEquals(
+    left.filter((key) => !key.startsWith('["cache_epoch"') && !key.startsWith('["settings"')),
+    [],
+  );
+});

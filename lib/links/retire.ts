@@ -1,0 +1,112 @@
+/**
+ * Retiring links: removing every key a link occupies and taking its share out of every
+ * service-wide tally, in the same atomic commit, so the figures never count a link that is gone.
+ * @module
+ */
+import { getManyChunked } from "../kv/get_many.ts";
+import {
+  cacheEpochKey,
+  linkByCreatedKey,
+  linkByExpiryKey,
+  linkKey,
+  linkRankKey,
+  linkStatsKey,
+  tallyKey,
+  undatedLinkKey,
+} from "../kv/keys.ts";
+import { retryLocked } from "../kv/retry.ts";
+import type { Store } from "../kv/store.ts";
+import { minus } from "../tallies/count.ts";
+import { RANKED_KINDS } from "../tallies/kinds.ts";
+import { type RankedName, rerank } from "../tallies/rank.ts";
+import { clicksOf, eachShare, readLinkStats } from "../tallies/shares.ts";
+
+/** A link to retire, as far as its keys go. */
+export interface RetiredLink {
+  id: string;
+  slug: string;
+  /** Its deadline, or `null` for an undated legacy record. */
+  expiresAt: number | null;
+}
+
+/** Options of {@linkcode addRetirement}. */
+export interface RetirementOptions {
+  /** Leave the record under the slug alone: it already belongs to a newer link. */
+  keepRecord?: boolean;
+}
+
+/**
+ * Adds to `atomic` the removal of every key `link` occupies and of its share of every tally
+ * (`stats` is its figures as read, checked unchanged), and a bump of the cache epoch so every
+ * instance forgets it. The caller adds the check that the link is still the one stored.
+ * Returns the ranked names whose counts this changes, for {@linkcode rerank} after the commit.
+ */
+export function addRetirement(
+  atomic: Deno.AtomicOperation,
+  link: RetiredLink,
+  stats: Deno.KvEntryMaybe<unknown>,
+  options: RetirementOptions = {},
+): RankedName[] {
+  if (!options.keepRecord) atomic.delete(linkKey(link.slug));
+  atomic.delete(linkByCreatedKey(link.id));
+  if (link.expiresAt === null) atomic.delete(undatedLinkKey(link.slug));
+  else atomic.delete(linkByExpiryKey(link.expiresAt, link.slug));
+  atomic.sum(cacheEpochKey(), 1n);
+  atomic.check(stats);
+  const ranked: RankedName[] = [];
+  if (stats.value === null) return ranked;
+  const figures = readLinkStats(stats.value);
+  atomic.delete(stats.key).delete(linkRankKey(BigInt(clicksOf(figures)), link.id));
+  for (const [kind, name, count] of eachShare(figures)) {
+    atomic.sum(tallyKey(kind, name), minus(BigInt(count)));
+    if (RANKED_KINDS.has(kind)) ranked.push({ kind, name });
+  }
+  return ranked;
+}
+
+/** A link to retire with the entry whose check proves it is still the one stored. */
+export interface RetirementTarget {
+  link: RetiredLink;
+  /** Checked unchanged: the record under the slug, or the expiry entry when `keepRecord`. */
+  proof: Deno.KvEntryMaybe<unknown>;
+  /** See {@linkcode RetirementOptions.keepRecord}. */
+  keepRecord?: boolean;
+}
+
+// A link's retirement costs two checks; an atomic allows 100.
+const LINKS_PER_COMMIT = 40;
+
+/**
+ * Retires each target whose proof still holds, many to a commit. Returns the targets retired;
+ * a target whose proof no longer holds (another writer moved first) is left out, not retried.
+ */
+export async function retireLinks(
+  store: Store,
+  targets: RetirementTarget[],
+): Promise<RetirementTarget[]> {
+  const retired: RetirementTarget[] = [];
+  const touched = new Map<string, RankedName>();
+  for (let start = 0; start < targets.length; start += LINKS_PER_COMMIT) {
+    let group = targets.slice(start, start + LINKS_PER_COMMIT);
+    while (group.length > 0) {
+      const stats = await getManyChunked(store.kv, group.map((t) => linkStatsKey(t.link.id)));
+      const atomic = store.kv.atomic();
+      const ranked = group.flatMap((target, i) => {
+        atomic.check(target.proof);
+        return addRetirement(atomic, target.link, stats[i]!, { keepRecord: target.keepRecord });
+      });
+      const result = await retryLocked(() => atomic.commit());
+      if (result.ok) {
+        for (const target of group) store.cache.delete(target.link.slug);
+        for (const name of ranked) touched.set(`${name.kind}\u0000${name.name}`, name);
+        retired.push(...group);
+        break;
+      }
+      // Someone moved first: keep the targets whose proof still holds, and try those again.
+      const proofs = await getManyChunked(store.kv, group.map((t) => t.proof.key));
+      group = group.filter((target, i) => proofs[i]!.versionstamp === target.proof.versionstamp);
+    }
+  }
+  await rerank(store, touched.values());
+  return retired;
+}
