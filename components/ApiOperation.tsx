@@ -119,11 +119,17 @@ export function ApiOperation({ document, path, method, operation }: ApiOperation
         </>
       )}
       <h4>Example</h4>
-      <pre class="api-example"><code>{curlCommand(document, { path, method, operation })}</code></pre>
+      <pre
+        class="api-example"
+        tabIndex={0}
+      ><code>{curlCommand(document, { path, method, operation })}</code></pre>
       {bodyMedia?.example !== undefined && (
         <>
           <p class="muted">Body sent:</p>
-          <pre class="api-example"><code>{JSON.stringify(bodyMedia.example, null, 2)}</code></pre>
+          <pre
+            class="api-example"
+            tabIndex={0}
+          ><code>{JSON.stringify(bodyMedia.example, null, 2)}</code></pre>
         </>
       )}
       {example && (
@@ -131,7 +137,10 @@ export function ApiOperation({ document, path, method, operation }: ApiOperation
           <p class="muted">
             Answer <code>{example.status}</code> (<code>{example.type}</code>):
           </p>
-          <pre class="api-example"><code>{showExample(example.media.example)}</code></pre>
+          <pre
+            class="api-example"
+            tabIndex={0}
+          ><code>{showExample(example.media.example)}</code></pre>
         </>
       )}
     </article>

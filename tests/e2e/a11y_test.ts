@@ -121,6 +121,7 @@ async function preparePages(f: BrowserFixture): Promise<Record<string, string>> 
     "stats-figures": "/stats?figures",
     about: "/about",
     changelog: "/changelog",
+    docs: "/docs",
     "not-found": "/no-such-link",
     unlock: "/locked-one",
   };
