@@ -26,6 +26,8 @@ export interface TestApp extends AsyncDisposable {
   advance(ms: number): void;
   /** Sends a request to the app from `client` (default 192.0.2.1). */
   request(path: string, init?: RequestInit, client?: string): Promise<Response>;
+  /** Sends a request built elsewhere (any URL, raw path and body) from `client`. */
+  send(request: Request, client?: string): Promise<Response>;
   /** Sends a JSON body with `method` (default POST). */
   json(path: string, body: unknown, init?: RequestInit & { client?: string }): Promise<Response>;
 }
@@ -65,6 +67,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       clock += ms;
     },
     request,
+    send: (req, client = "192.0.2.1") =>
+      Promise.resolve(app.fetch(req, { remoteAddr: { hostname: client } })),
     json: (path, body, { client, ...init } = {}) =>
       request(path, {
         method: "POST",
