@@ -77,7 +77,7 @@ export function mountedEndpoints(app: Hono<AppEnv>, document: OpenApiLike): Endp
   return [...seen.values()];
 }
 
-/** The parts of an OpenAPI document {@linkcode mountedEndpoints} reads. */
+/** The parts of an OpenAPI document the tests read. */
 export interface OpenApiLike {
   paths: Record<
     string,
@@ -89,6 +89,7 @@ export interface OpenApiLike {
           { schema?: { properties?: Record<string, unknown> }; example?: unknown }
         >;
       };
+      responses?: Record<string, unknown>;
     }>
   >;
 }
