@@ -30,7 +30,13 @@ export async function readBody(c: Context): Promise<unknown> {
       Object.entries(form).filter(([, value]) => typeof value === "string"),
     );
   }
-  const text = await c.req.text();
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch (error) {
+    if (isCutOff(error)) throw new InvalidInputError("request body was cut off");
+    throw error; // the body limit's 413, or a fault of our own
+  }
   if (text.trim() === "") return {};
   let body: unknown;
   try {
@@ -61,6 +67,13 @@ export function isNestedDeeperThan(value: unknown, max: number): boolean {
     for (const child of Object.values(item)) pending.push([child, depth + 1]);
   }
   return false;
+}
+
+/** Whether reading a body failed because the client went away before sending all of it. */
+export function isCutOff(error: unknown): boolean {
+  return error instanceof Deno.errors.BadResource || error instanceof Deno.errors.Interrupted ||
+    error instanceof Deno.errors.ConnectionReset || error instanceof Deno.errors.UnexpectedEof ||
+    error instanceof Deno.errors.BrokenPipe;
 }
 
 /** The body's fields as an object; any other JSON value is refused. */

@@ -111,6 +111,30 @@ Deno.test("static paths no file can have are 404 pages, and nothing is printed r
   assertEquals(logged.filter((line) => line.level !== "info"), []);
 });
 
+Deno.test("a body the client cuts off is a 400, with or without a length, not an unexpected error", async () => {
+  const logged: LogLine[] = [];
+  await using t = await testApp({ log: (line) => logged.push(line) });
+  const lengths: Record<string, string>[] = [{}, { "Content-Length": "100" }];
+  for (const headers of lengths) {
+    const cutOff = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"url": "exa'));
+        controller.error(new Deno.errors.BadResource("Cannot read body"));
+      },
+    });
+    const res = await t.send(
+      new Request(`${t.config.baseUrl}/api/create`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: cutOff,
+      }),
+    );
+    assertEquals(res.status, 400, JSON.stringify(headers));
+    assertEquals(await res.json(), { error: "request body was cut off" });
+  }
+  assertEquals(logged.filter((line) => line.level !== "info"), []);
+});
+
 Deno.test("every body-taking endpoint refuses more than 64 KiB with 413", async () => {
   await using t = await testApp();
   const big = JSON.stringify({ filler: "x".repeat(65 * 1024) });
