@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { call, clientNumber, inParallel, startService, tempDir } from "../_helpers/server.ts";
+import { DESKTOP_UA } from "../_helpers/visits.ts";
 
 const CLIENTS = 8;
 const LOAD_MS = 2_500;
@@ -112,5 +113,76 @@ Deno.test("kill -9 under create and remove load loses no acknowledged link and k
   assert(stored.size >= kept.length && stored.size <= expected + CLIENTS, String(stored.size));
   assertEquals(stats.links, stored.size);
   assertEquals(exported.length, stored.size);
+  await again.stop();
+});
+
+Deno.test("SIGTERM under create and visit load loses no acknowledged link and no answered visit", async () => {
+  await using dir = await tempDir("lapse-term-");
+  const env = { KV_PATH: `${dir.path}/links.kv`, TRUST_PROXY: "1" };
+  const made = new Map<string, string>();
+  let visits = 0;
+  let cutOff = 0;
+  let refused = 0;
+  {
+    await using service = await startService({ env });
+    const target = await call(service.origin, "/api/create", {
+      json: { url: "example.com/visited", slug: "visited" },
+    });
+    assertEquals(target.status, 201);
+    let stopping = false;
+    let n = 0;
+    const worker = async (visitor: boolean) => {
+      while (!stopping && n < 50_000) {
+        const i = n++;
+        try {
+          if (visitor) {
+            const answer = await call(service.origin, "/visited", {
+              headers: { "User-Agent": DESKTOP_UA },
+              client: clientNumber(i),
+            });
+            if (answer.status === 302) visits++;
+            else refused++;
+            continue;
+          }
+          const answer = await call(service.origin, "/api/create", {
+            json: { url: `example.com/term/${i}` },
+            client: clientNumber(i),
+          });
+          if (answer.status !== 201) refused++;
+          else {
+            const link = answer.json<{ slug: string; url: string }>();
+            made.set(link.slug, link.url);
+          }
+        } catch {
+          cutOff++; // refused at the door once the server stopped accepting
+          return;
+        }
+      }
+    };
+    const load = Promise.all([
+      ...Array.from({ length: 4 }, () => worker(false)),
+      ...Array.from({ length: 4 }, () => worker(true)),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const status = await service.stop("SIGTERM");
+    stopping = true;
+    await load;
+    assertEquals(status.code, 0, service.output());
+  }
+  await using again = await startService({ env });
+  const listed = (await call(again.origin, "/api/links")).json<
+    { slug: string; url: string; clicks: number }[]
+  >();
+  const stored = new Map(listed.map((link) => [link.slug, link.url]));
+  const lost = [...made].filter(([slug, url]) => stored.get(slug) !== url);
+  const clicks = listed.find((link) => link.slug === "visited")?.clicks;
+  console.log(
+    `SIGTERM after 1.5 s of 4 creating and 4 visiting clients: ${made.size} links and ${visits} ` +
+      `visits acknowledged, ${cutOff} cut off; after restart ${lost.length} links lost, ` +
+      `${clicks} clicks counted`,
+  );
+  assertEquals(lost, []);
+  assertEquals(refused, 0);
+  assertEquals(clicks, visits);
   await again.stop();
 });
