@@ -3,7 +3,6 @@
  * @module
  */
 import { Hono } from "hono";
-import { serveStatic } from "hono/deno";
 import type { ApiCatalogue, RouteSpec } from "../lib/openapi/mod.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { accessLog } from "./_middleware/access_log.ts";
@@ -12,6 +11,7 @@ import { cors } from "./_middleware/cors.ts";
 import { handleErrors } from "./_middleware/errors.tsx";
 import { countRequests } from "./_middleware/metrics.ts";
 import { requestId } from "./_middleware/request_id.ts";
+import { staticFiles } from "./_middleware/static_files.ts";
 import { notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
 import * as docs from "./docs.tsx";
@@ -105,7 +105,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     app.route(path, module.makeRoute(deps, catalogue));
   }
   app.route("/metrics", metricsRoute.makeRoute(deps));
-  app.use("/static/*", serveStatic({ root: "./" }));
+  app.use("/static/*", staticFiles({ root: "./", log: deps.log }));
   app.route("/docs", docs.makeRoute(deps, catalogue));
   for (const [path, module] of Object.entries(PAGES)) app.route(path, module.makeRoute(deps));
   app.route("/", slug.makeRoute(deps));

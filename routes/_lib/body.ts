@@ -30,13 +30,50 @@ export async function readBody(c: Context): Promise<unknown> {
       Object.entries(form).filter(([, value]) => typeof value === "string"),
     );
   }
-  const text = await c.req.text();
-  if (text.trim() === "") return {};
+  let text: string;
   try {
-    return JSON.parse(text);
+    text = await c.req.text();
+  } catch (error) {
+    if (isCutOff(error)) throw new InvalidInputError("request body was cut off");
+    throw error; // the body limit's 413, or a fault of our own
+  }
+  if (text.trim() === "") return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
   } catch {
     throw new InvalidInputError("request body is not valid JSON");
   }
+  // No input is more than a few levels deep; a deeper one would only be echoed or walked by
+  // recursive code (the bulk answer repeats a bad row) until the stack runs out.
+  if (isNestedDeeperThan(body, MAX_BODY_DEPTH)) {
+    throw new InvalidInputError(
+      `request body must be nested at most ${MAX_BODY_DEPTH} levels deep`,
+    );
+  }
+  return body;
+}
+
+/** Deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_BODY_DEPTH = 32;
+
+/** Whether `value` holds arrays or objects nested more than `max` levels; walks without recursion. */
+export function isNestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth + 1 > max) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Whether reading a body failed because the client went away before sending all of it. */
+export function isCutOff(error: unknown): boolean {
+  return error instanceof Deno.errors.BadResource || error instanceof Deno.errors.Interrupted ||
+    error instanceof Deno.errors.ConnectionReset || error instanceof Deno.errors.UnexpectedEof ||
+    error instanceof Deno.errors.BrokenPipe;
 }
 
 /** The body's fields as an object; any other JSON value is refused. */

@@ -83,11 +83,20 @@ export function logFailure(c: Context<AppEnv>, failure: Failure): void {
   }));
 }
 
-/** The error as JSON on an API path, or as a page with the same sentence elsewhere. */
-function respond(c: Context, status: number, body: { error: string }): Response {
-  if (c.req.path.startsWith("/api/")) return c.json(body, status as ErrorStatus);
+/**
+ * The error as JSON on an API path, or as a page with the same sentence elsewhere; `headers`
+ * go on either.
+ */
+function respond(
+  c: Context,
+  status: number,
+  body: { error: string },
+  headers: Record<string, string> = {},
+): Response {
+  if (c.req.path.startsWith("/api/")) return c.json(body, status as ErrorStatus, headers);
   return renderPage(<ErrorPage status={status} message={body.error} />, status, {
     "Cache-Control": "no-store",
+    ...headers,
   });
 }
 
@@ -96,12 +105,15 @@ function domainErrorResponse(c: Context<AppEnv>, error: DomainError, log: Logger
   if (error instanceof StoreUnavailableError) {
     logFailure(c, { log, msg: "store unavailable", error: error.cause });
   }
-  if (error instanceof RateLimitedError) {
-    c.header("Retry-After", String(error.retryAfterSeconds));
-    c.header("RateLimit-Limit", String(error.limit));
-    c.header("RateLimit-Remaining", "0");
-    c.header("RateLimit-Reset", String(error.retryAfterSeconds));
-  }
+  // A page answers with a response of its own, so the headers travel with the answer.
+  const headers: Record<string, string> = error instanceof RateLimitedError
+    ? {
+      "Retry-After": String(error.retryAfterSeconds),
+      "RateLimit-Limit": String(error.limit),
+      "RateLimit-Remaining": "0",
+      "RateLimit-Reset": String(error.retryAfterSeconds),
+    }
+    : {};
   if (error instanceof LinkExpiredError && c.req.path.startsWith("/api/")) {
     return c.json({
       error: error.message,
@@ -113,5 +125,5 @@ function domainErrorResponse(c: Context<AppEnv>, error: DomainError, log: Logger
   if (error instanceof PreviewRefusedError) {
     return c.json({ error: error.message, reason: error.reason }, status);
   }
-  return respond(c, status, { error: error.message });
+  return respond(c, status, { error: error.message }, headers);
 }

@@ -10,6 +10,7 @@ import type { PreviewOptions } from "../../lib/preview/mod.ts";
 import type { AppDeps, AppEnv } from "../../routes/_lib/env.ts";
 import { createDeps } from "../../routes/_lib/deps.ts";
 import { createApp } from "../../routes/mod.ts";
+import { type Faults, faultyKv } from "./faults.ts";
 
 /** The base URL tests run under. */
 export const TEST_BASE_URL = "http://sho.rt";
@@ -26,6 +27,8 @@ export interface TestApp extends AsyncDisposable {
   advance(ms: number): void;
   /** Sends a request to the app from `client` (default 192.0.2.1). */
   request(path: string, init?: RequestInit, client?: string): Promise<Response>;
+  /** Sends a request built elsewhere (any URL, raw path and body) from `client`. */
+  send(request: Request, client?: string): Promise<Response>;
   /** Sends a JSON body with `method` (default POST). */
   json(path: string, body: unknown, init?: RequestInit & { client?: string }): Promise<Response>;
 }
@@ -40,6 +43,8 @@ export interface TestAppOptions {
   preview?: PreviewOptions;
   /** Where the app's log lines go; default nowhere, so tests stay quiet. */
   log?: Logger;
+  /** Store faults to inject: the KV fails as these switches say (see `faults.ts`). */
+  faults?: Faults;
 }
 
 /** Builds an app over a fresh `:memory:` store. */
@@ -47,7 +52,10 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({ BASE_URL: TEST_BASE_URL, ...options.env });
   let clock = options.start ?? Date.UTC(2026, 10, 2, 12);
   const kv = await Deno.openKv(":memory:");
-  const store = createStore(kv, { ttlMs: config.linkTtlMs, now: () => clock });
+  const store = createStore(options.faults ? faultyKv(kv, options.faults) : kv, {
+    ttlMs: config.linkTtlMs,
+    now: () => clock,
+  });
   const deps: AppDeps = {
     ...await createDeps(config, store, { log: options.log ?? silentLogger() }),
     preview: options.preview,
@@ -65,6 +73,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       clock += ms;
     },
     request,
+    send: (req, client = "192.0.2.1") =>
+      Promise.resolve(app.fetch(req, { remoteAddr: { hostname: client } })),
     json: (path, body, { client, ...init } = {}) =>
       request(path, {
         method: "POST",

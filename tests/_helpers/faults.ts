@@ -7,6 +7,8 @@
 export interface Faults {
   /** Commits still to fail; each failure counts down. */
   commits: number;
+  /** Commits to let through before those start failing (default 0); each counts down. */
+  passing?: number;
   /** While true, every read and write fails. */
   down: boolean;
 }
@@ -40,6 +42,10 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
       if (name === "commit") {
         return () => {
           if (!faults.down && faults.commits <= 0) return op.commit();
+          if (!faults.down && (faults.passing ?? 0) > 0) {
+            faults.passing = faults.passing! - 1;
+            return op.commit();
+          }
           faults.commits = Math.max(0, faults.commits - 1);
           return fail();
         };

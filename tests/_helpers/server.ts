@@ -96,3 +96,91 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     },
   };
 }
+
+/** A temporary folder, removed with everything in it when disposed. */
+export interface TempDir extends AsyncDisposable {
+  path: string;
+}
+
+/** Makes a temporary folder for a service's store. */
+export async function tempDir(prefix = "lapse-"): Promise<TempDir> {
+  const path = await Deno.makeTempDir({ prefix });
+  return {
+    path,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(path, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** An answer read to its end. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON. */
+  json<T = unknown>(): T;
+  /** When the request was sent and when its answer was read, in `performance.now()` ms. */
+  sentAt: number;
+  doneAt: number;
+}
+
+/** Options of {@linkcode call}. */
+export interface CallOptions {
+  method?: string;
+  /** A body sent as JSON. */
+  json?: unknown;
+  /** The client address sent as `X-Forwarded-For`, for a service run with `TRUST_PROXY=1`. */
+  client?: string;
+  headers?: Record<string, string>;
+}
+
+/** Sends one request to a running service and reads the answer to its end; redirects are not followed. */
+export async function call(
+  origin: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.client) headers["X-Forwarded-For"] = options.client;
+  if (options.json !== undefined) headers["Content-Type"] = "application/json";
+  const sentAt = performance.now();
+  const res = await fetch(`${origin}${path}`, {
+    method: options.method ?? (options.json === undefined ? "GET" : "POST"),
+    headers,
+    body: options.json === undefined ? undefined : JSON.stringify(options.json),
+    redirect: "manual",
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    json: <T>() => JSON.parse(text) as T,
+    sentAt,
+    doneAt: performance.now(),
+  };
+}
+
+/** The `i`-th of as many distinct client addresses as a test needs (IPv6 documentation range). */
+export function clientNumber(i: number): string {
+  return `2001:db8::${(i + 1).toString(16)}`;
+}
+
+/** Runs `task(i)` for every `i` below `count`, at most `concurrency` at a time; results in order. */
+export async function inParallel<T>(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<T>,
+): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await task(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(count, concurrency) }, worker));
+  return results;
+}

@@ -133,3 +133,20 @@ Deno.test("OPTIONS /api/bulk answers the preflight", async () => {
   assertEquals(res.headers.get("access-control-allow-methods"), "POST, OPTIONS");
   assertEquals(res.headers.get("access-control-allow-headers"), "Content-Type");
 });
+
+Deno.test("a JSON body nested deeper than 32 levels is refused with 400, not echoed into a 500", async () => {
+  await using t = await testApp();
+  const deep = (depth: number) => `{"urls":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+  const cases: [string, number][] = [["/api/bulk", 10_000], ["/api/bulk", 32], ["/api/create", 40]];
+  for (const [path, depth] of cases) {
+    const res = await t.json(path, deep(depth), { client: `192.0.2.${depth}` });
+    assertEquals(res.status, 400, `${path} ${depth}`);
+    assertEquals(res.headers.get("content-type"), "application/json");
+    assertEquals(await res.json(), {
+      error: "request body must be nested at most 32 levels deep",
+    });
+  }
+  const fine = await t.json("/api/bulk", { urls: [{ url: "example.com/a" }, ["nested", ["x"]]] });
+  assertEquals(fine.status, 200);
+  assertEquals((await fine.json()).map((entry: { ok: boolean }) => entry.ok), [true, false]);
+});

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import { testApp } from "../_helpers/app.ts";
 import { isReservedSlug } from "../../lib/links/mod.ts";
+import type { LogLine } from "../../lib/log/mod.ts";
 import { topLevelSegments } from "../../routes/mod.ts";
 
 /** Every API path and the methods it answers. */
@@ -84,6 +85,54 @@ Deno.test("every response carries Access-Control-Allow-Origin", async () => {
   for (const res of responses) {
     assertEquals(res.headers.get("access-control-allow-origin"), "*", res.url);
   }
+});
+
+Deno.test("static paths no file can have are 404 pages, and nothing is printed raw", async () => {
+  const logged: LogLine[] = [];
+  await using t = await testApp({ log: (line) => logged.push(line) });
+  const served = await t.request("/static/style.css");
+  assertEquals(served.status, 200);
+  assertEquals(served.headers.get("content-type"), "text/css; charset=utf-8");
+  await served.body?.cancel();
+  const printed: unknown[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void printed.push(args);
+  try {
+    for (const path of ["/static/" + "a".repeat(300), "/static/a%00b", "/static/style.css/x"]) {
+      const res = await t.request(path);
+      assertEquals(res.status, 404, path);
+      assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+      await res.body?.cancel();
+    }
+  } finally {
+    console.warn = warn;
+  }
+  assertEquals(printed, []);
+  assertEquals(logged.filter((line) => line.level !== "info"), []);
+});
+
+Deno.test("a body the client cuts off is a 400, with or without a length, not an unexpected error", async () => {
+  const logged: LogLine[] = [];
+  await using t = await testApp({ log: (line) => logged.push(line) });
+  const lengths: Record<string, string>[] = [{}, { "Content-Length": "100" }];
+  for (const headers of lengths) {
+    const cutOff = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"url": "exa'));
+        controller.error(new Deno.errors.BadResource("Cannot read body"));
+      },
+    });
+    const res = await t.send(
+      new Request(`${t.config.baseUrl}/api/create`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: cutOff,
+      }),
+    );
+    assertEquals(res.status, 400, JSON.stringify(headers));
+    assertEquals(await res.json(), { error: "request body was cut off" });
+  }
+  assertEquals(logged.filter((line) => line.level !== "info"), []);
 });
 
 Deno.test("every body-taking endpoint refuses more than 64 KiB with 413", async () => {

@@ -202,6 +202,21 @@ Deno.test("a browser over the create limit gets the form again with 429 and Retr
   assertEquals(doc.querySelector("#create-url").getAttribute("value"), "example.com/over");
 });
 
+Deno.test("the links and stats pages over their limits answer 429 with Retry-After and RateLimit headers", async () => {
+  await using t = await testApp();
+  for (const [path, limit] of [["/links", 30], ["/stats", 60]] as const) {
+    for (let i = 0; i < limit; i++) await (await t.request(path)).body?.cancel();
+    const res = await t.request(path);
+    assertEquals(res.status, 429, path);
+    assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+    assert(Number(res.headers.get("retry-after")) > 0, path);
+    assertEquals(res.headers.get("ratelimit-limit"), String(limit));
+    assertEquals(res.headers.get("ratelimit-remaining"), "0");
+    assert(Number(res.headers.get("ratelimit-reset")) > 0, path);
+    assertStringIncludes(await res.text(), `rate limit of ${limit} requests per minute`);
+  }
+});
+
 Deno.test("API clients keep JSON from /api/create, form bodies included", async () => {
   await using t = await testApp();
   const made = await t.request("/api/create", form({ url: "example.com/a" }, "*/*"));

@@ -1,0 +1,186 @@
+import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
+import { type TestApp, testApp } from "../_helpers/app.ts";
+import type { Faults } from "../_helpers/faults.ts";
+import type { OpenApiLike } from "../_helpers/hostile.ts";
+import { DESKTOP_UA } from "../_helpers/visits.ts";
+import type { Hono } from "hono";
+import type { LogLine } from "../../lib/log/mod.ts";
+import type { AppEnv } from "../../routes/_lib/env.ts";
+
+const STORE_DOWN = "storage is unavailable, try again shortly";
+/** Whether each page (not in the API document) reads the store, or a rate limit kept there. */
+const PAGES_NEEDING_STORE: Record<string, boolean> = {
+  "/": false,
+  "/about": false,
+  "/changelog": false,
+  "/docs": false,
+  "/links": true,
+  "/links/remove": true,
+  "/stats": true,
+};
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One request the test sends while the store is down and again once it is back. */
+interface Probe {
+  name: string;
+  path: string;
+  init: RequestInit;
+  /** Whether the store's failure must show as 503. */
+  needsStore: boolean;
+}
+
+/**
+ * A request for every operation of the API document (with its own examples; any slug is
+ * `slug`), whose `needsStore` is whether the document lists a 503; and for every page mounted.
+ */
+function probesOf(app: Hono<AppEnv>, document: OpenApiLike, slug: string): Probe[] {
+  const probes: Probe[] = [];
+  for (const [pattern, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const query = new URLSearchParams();
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== "query" || typeof parameter.example !== "string") continue;
+        query.set(parameter.name, parameter.name === "slug" ? slug : parameter.example);
+      }
+      const example = operation.requestBody?.content?.["application/json"]?.example;
+      const path = pattern.replace("{slug}", slug) + (query.size > 0 ? `?${query}` : "");
+      probes.push({
+        name: `${method.toUpperCase()} ${pattern}`,
+        path,
+        init: {
+          method: method.toUpperCase(),
+          headers: { "Content-Type": "application/json", "User-Agent": DESKTOP_UA },
+          body: example === undefined ? undefined : JSON.stringify(example),
+        },
+        needsStore: "503" in (operation.responses ?? {}),
+      });
+    }
+  }
+  for (const route of app.routes) {
+    const api = route.path.startsWith("/api/") || route.path in document.paths;
+    if (route.method === "ALL" || api || route.path === "/:slug") continue;
+    const needsStore = PAGES_NEEDING_STORE[route.path];
+    assert(needsStore !== undefined, `say whether ${route.path} needs the store`);
+    const name = `${route.method} ${route.path}`;
+    if (probes.some((probe) => probe.name === name)) continue;
+    const init = route.method === "GET"
+      ? {}
+      : { method: route.method, body: new URLSearchParams({ slug }) };
+    probes.push({ name, path: route.path, init, needsStore });
+  }
+  return probes;
+}
+
+async function clicksOf(t: TestApp, slug: string): Promise<number> {
+  const res = await t.request(`/api/unshorten?slug=${slug}`);
+  assertEquals(res.status, 200);
+  return (await res.json()).clicks;
+}
+
+Deno.test("a store that goes down answers 503 everywhere it is needed, and everything recovers when it is back", async () => {
+  const faults: Faults = { commits: 0, down: false };
+  const logged: LogLine[] = [];
+  await using t = await testApp({ faults, log: (line) => logged.push(line) });
+  t.store.cache.watch(t.store.kv, { pollMs: 20 });
+  try {
+    for (const slug of ["steady", "probe"]) {
+      const made = await t.json("/api/create", { url: `example.com/${slug}`, slug });
+      assertEquals(made.status, 201);
+    }
+    const visit = () => t.request("/steady", { headers: { "User-Agent": DESKTOP_UA } });
+    for (let i = 0; i < 2; i++) assertEquals((await visit()).status, 302);
+    await t.deps.clicks.flush();
+    for (let i = 0; i < 3; i++) assertEquals((await visit()).status, 302); // cached, unwritten
+    const document = (await (await t.request("/api/openapi.json")).json()) as OpenApiLike;
+    const probes = probesOf(t.app, document, "probe");
+
+    faults.down = true;
+    await pause(60); // the epoch poll fails and empties the link cache
+    await t.deps.clicks.flush();
+    assertEquals(t.deps.clicks.pending, 1, "the unwritten visits are kept");
+    assert(logged.some((line) => line.msg === "click flush failed, will retry"));
+    const down: string[] = [];
+    const seen: string[] = [];
+    for (const probe of probes) {
+      const res = await t.request(probe.path, probe.init);
+      const text = await res.text();
+      seen.push(`${probe.name} ${res.status}`);
+      if (!probe.needsStore) {
+        if (res.status !== 200) down.push(`${probe.name}: ${res.status} while down`);
+        continue;
+      }
+      if (res.status !== 503) down.push(`${probe.name}: ${res.status} ${text.slice(0, 80)}`);
+      else if (probe.path.startsWith("/api/") && probe.name !== "GET /api/health") {
+        if (JSON.parse(text).error !== STORE_DOWN) down.push(`${probe.name}: ${text}`);
+      } else if (!probe.path.startsWith("/api/")) {
+        if (!text.includes(STORE_DOWN)) down.push(`${probe.name}: no error page`);
+      }
+    }
+    const redirect = await visit();
+    assertEquals(redirect.status, 503);
+    assertStringIncludes(await redirect.text(), STORE_DOWN);
+    const metrics = await (await t.request("/metrics")).text();
+    assertStringIncludes(metrics, "lapse_store_up 0");
+    console.log(`store down: ${seen.join(", ")}`);
+    assertEquals(down, []);
+
+    faults.down = false;
+    await t.deps.clicks.flush();
+    assertEquals(t.deps.clicks.pending, 0);
+    assertEquals(await clicksOf(t, "steady"), 5);
+    const back: string[] = [];
+    for (const probe of probes) {
+      const res = await t.request(probe.path, probe.init);
+      await res.body?.cancel();
+      if (res.status >= 500) back.push(`${probe.name}: ${res.status} once back`);
+    }
+    assertEquals(back, []);
+    assertEquals((await t.request("/api/health")).status, 200);
+    const made = await t.json("/api/create", { url: "example.com/after", slug: "after" });
+    assertEquals(made.status, 201);
+    assertEquals((await t.request("/after")).headers.get("location"), "https://example.com/after");
+    assertEquals((await visit()).status, 302);
+  } finally {
+    await t.store.cache.unwatch();
+  }
+});
+
+Deno.test("a failed commit makes nothing half: create, remove and bulk leave consistent figures", async () => {
+  const faults: Faults = { commits: 0, down: false };
+  await using t = await testApp({ faults });
+  const figures = async () => {
+    const links = await (await t.request("/api/links")).json();
+    const stats = await (await t.request("/api/stats")).json();
+    return { listed: links.length, links: stats.links };
+  };
+  assertEquals((await t.json("/api/create", { url: "example.com/a", slug: "kept" })).status, 201);
+
+  faults.passing = 1; // the rate limit's count goes through; the link's own commit fails
+  faults.commits = 1;
+  const refused = await t.json("/api/create", { url: "example.com/b", slug: "half" });
+  assertEquals(refused.status, 503);
+  assertEquals(await refused.json(), { error: STORE_DOWN });
+  assertEquals((await (await t.request("/api/check?slug=half")).json()).exists, false);
+  assertEquals(await figures(), { listed: 1, links: 1 });
+  assertEquals((await t.json("/api/create", { url: "example.com/b", slug: "half" })).status, 201);
+
+  faults.commits = 1;
+  const notRemoved = await t.request("/api/remove?slug=half", { method: "DELETE" });
+  assertEquals(notRemoved.status, 503);
+  assertEquals((await t.request("/half")).status, 302);
+  assertEquals(await figures(), { listed: 2, links: 2 });
+  assertEquals((await t.request("/api/remove?slug=half", { method: "DELETE" })).status, 200);
+  assertEquals((await t.request("/half")).status, 404);
+  assertEquals(await figures(), { listed: 1, links: 1 });
+
+  faults.passing = 3; // the count and two rows go through, the third row's commit fails
+  faults.commits = 1;
+  const rows = ["example.com/r1", "example.com/r2", "example.com/r3", "example.com/r4"];
+  const bulk = await t.json("/api/bulk", { urls: rows }, { client: "192.0.2.9" });
+  assertEquals(bulk.status, 503);
+  await pause(50); // rows are made side by side: one may still commit after the failure
+  const after = await figures();
+  assertEquals(after.listed, after.links);
+  assert(after.listed >= 1 && after.listed <= 4, String(after.listed));
+});

@@ -1,0 +1,82 @@
+import { assert, assertEquals } from "../_helpers/assert.ts";
+import { call, startService, tempDir } from "../_helpers/server.ts";
+
+/** Requests no HTTP client library would send: only raw bytes on a socket can. */
+const RAW_REQUESTS: string[] = [
+  "GET http://elsewhere.example/wired HTTP/1.1\r\nHost: x\r\n\r\n",
+  "GET //wired HTTP/1.1\r\nHost: x\r\n\r\n",
+  "GET wired HTTP/1.1\r\nHost: x\r\n\r\n",
+  "GET * HTTP/1.1\r\nHost: x\r\n\r\n",
+  "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n",
+  "GET /wired HTTP/1.1\r\nHost: elsewhere.example:99999\r\n\r\n",
+  "GET /wired HTTP/1.1\r\n\r\n",
+  "GET /wired HTTP/1.0\r\n\r\n",
+  "GET /wired HTTP/9.9\r\nHost: x\r\n\r\n",
+  "GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n",
+  "GET /wired?% HTTP/1.1\r\nHost: x\r\n\r\n",
+  "GET /h\u00e9llo HTTP/1.1\r\nHost: x\r\n\r\n",
+  "G\u00e9T /wired HTTP/1.1\r\nHost: x\r\n\r\n",
+  `GET /${"a".repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+  `GET /wired HTTP/1.1\r\nHost: x\r\nX-Filler: ${"b".repeat(200_000)}\r\n\r\n`,
+  "GET /wired HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: \u00ff\u00fe\r\nUser-Agent: \u0001\r\n\r\n",
+  "POST /api/create HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\n{}{}{}",
+  "POST /api/create HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n{}",
+  "POST /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+  "POST /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n" +
+  "Content-Type: application/json\r\n\r\n" + "1\r\n[\r\n".repeat(70_000) + "0\r\n\r\n",
+  "POST /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n" +
+  'Content-Type: application/json\r\n\r\n5\r\n{"url\r\n', // then the client goes away
+  "POST /api/create HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n" +
+  'Content-Type: application/json\r\n\r\n{"url":', // then the client goes away
+  "GARBAGE\r\n\r\n",
+  "\r\n\r\n\r\n",
+  "\u0000\u0001\u0002\u0003",
+  "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+];
+
+/** Sends `text` on a fresh connection; returns the status of the first answer, or 0 for none. */
+async function sendRaw(port: number, text: string): Promise<number> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  const timer = setTimeout(() => conn.close(), 400);
+  try {
+    const bytes = new Uint8Array([...text].map((char) => char.charCodeAt(0) & 0xff));
+    await conn.write(bytes).catch(() => 0); // the server may close before reading it all
+    const buffer = new Uint8Array(1024);
+    const read = await conn.read(buffer).catch(() => null);
+    const head = new TextDecoder().decode(buffer.subarray(0, read ?? 0));
+    return Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch {
+      // closed by the timer
+    }
+  }
+}
+
+Deno.test("malformed HTTP on the wire gets a 4xx or a closed connection, and the service goes on", async () => {
+  await using dir = await tempDir("lapse-wire-");
+  await using service = await startService({ env: { KV_PATH: `${dir.path}/links.kv` } });
+  const port = Number(new URL(service.origin).port);
+  const made = await call(service.origin, "/api/create", {
+    json: { url: "example.com/wired", slug: "wired" },
+  });
+  assertEquals(made.status, 201);
+  assertEquals((await call(service.origin, "/wired")).status, 302); // cached from here on
+  const statuses: number[] = [];
+  for (const request of RAW_REQUESTS) statuses.push(await sendRaw(port, request));
+  console.log(`raw requests: ${statuses.join(" ")} (0: no answer, the connection closed)`);
+  for (const [i, status] of statuses.entries()) {
+    assert(status < 500, `${JSON.stringify(RAW_REQUESTS[i]!.slice(0, 60))} answered ${status}`);
+  }
+  assertEquals((await call(service.origin, "/api/health")).status, 200);
+  const redirect = await call(service.origin, "/wired");
+  assertEquals([redirect.status, redirect.headers.get("location")], [
+    302,
+    "https://example.com/wired",
+  ]);
+  assertEquals((await service.stop()).code, 0);
+  const failures = service.output().split("\n").filter((line) => line.includes('"level":"error"'));
+  assertEquals(failures, []);
+});

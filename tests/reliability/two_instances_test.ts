@@ -1,0 +1,138 @@
+import { assert, assertEquals } from "../_helpers/assert.ts";
+import {
+  call,
+  clientNumber,
+  type ServiceProcess,
+  startService,
+  tempDir,
+} from "../_helpers/server.ts";
+import { DESKTOP_UA } from "../_helpers/visits.ts";
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` every 20 ms until it is true or `ms` have passed; returns the time it took. */
+async function within(ms: number, probe: () => Promise<boolean>): Promise<number | null> {
+  const started = performance.now();
+  while (performance.now() - started < ms) {
+    if (await probe()) return performance.now() - started;
+    await pause(20);
+  }
+  return null;
+}
+
+Deno.test("two service processes on one KV file", async (t) => {
+  await using dir = await tempDir("lapse-pair-");
+  const env = { KV_PATH: `${dir.path}/links.kv`, TRUST_PROXY: "1" };
+  await using a = await startService({ env });
+  await using b = await startService({ env });
+  const both: ServiceProcess[] = [a, b];
+
+  await t.step("100 creates of one slug split across both give one 201", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        call(both[i % 2]!.origin, "/api/create", {
+          json: { url: `example.com/pair/${i}`, slug: "shared-name" },
+          client: clientNumber(i),
+        })),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    assertEquals(statuses.filter((status) => status === 201).length, 1, String(statuses));
+    assertEquals(statuses.filter((status) => status === 409).length, 99, String(statuses));
+    const winner = answers.find((answer) => answer.status === 201)!.json<{ url: string }>().url;
+    for (const service of both) {
+      const redirect = await call(service.origin, "/shared-name");
+      assertEquals([redirect.status, redirect.headers.get("location")], [302, winner]);
+    }
+  });
+
+  await t.step(
+    "200 concurrent creates across both all succeed, whatever the file lock does",
+    async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          call(both[i % 2]!.origin, "/api/create", {
+            json: { url: `example.com/pair-many/${i}` },
+            client: clientNumber(500 + i),
+          })),
+      );
+      assertEquals(
+        answers.map((answer) => answer.status),
+        new Array(200).fill(201),
+      );
+      for (const service of both) {
+        const links = (await call(service.origin, "/api/links")).json<unknown[]>();
+        assertEquals(links.length, 201);
+      }
+    },
+  );
+
+  await t.step(
+    "one client's bulk allowance is shared: 12 requests across both, 5 succeed",
+    async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          call(both[i % 2]!.origin, "/api/bulk", {
+            json: { urls: [`example.com/pair-bulk/${i}`] },
+            client: "2001:db8::b0b",
+          })),
+      );
+      const statuses = answers.map((answer) => answer.status);
+      assertEquals(statuses.filter((status) => status === 200).length, 5, String(statuses));
+      assertEquals(statuses.filter((status) => status === 429).length, 7, String(statuses));
+    },
+  );
+
+  await t.step("visits through both are all counted, and both report the total", async () => {
+    const made = await call(a.origin, "/api/create", {
+      json: { url: "example.com/pair-clicks", slug: "pair-clicks" },
+      client: clientNumber(1000),
+    });
+    assertEquals(made.status, 201);
+    const visits = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        call(both[i % 3 === 0 ? 1 : 0]!.origin, "/pair-clicks", {
+          headers: { "User-Agent": DESKTOP_UA },
+          client: clientNumber(i),
+        })),
+    );
+    assertEquals(visits.filter((visit) => visit.status === 302).length, 60);
+    const counted = await within(5_000, async () => {
+      const answers = await Promise.all(
+        both.map((service) => call(service.origin, "/api/unshorten?slug=pair-clicks")),
+      );
+      return answers.every((answer) => answer.json<{ clicks: number }>().clicks === 60);
+    });
+    assert(counted !== null, "60 clicks were not reported by both within 5 s");
+    console.log(
+      `clicks: 40 through A, 20 through B, both report 60 after ${counted.toFixed(0)} ms`,
+    );
+    assert(counted < 3_000, `clicks took ${counted.toFixed(0)} ms to appear`);
+  });
+
+  await t.step("a removal through A stops redirects through B within a second", async () => {
+    const latencies: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const slug = `pair-gone-${round}`;
+      const made = await call(a.origin, "/api/create", {
+        json: { url: `example.com/${slug}`, slug },
+        client: clientNumber(2000 + round),
+      });
+      assertEquals(made.status, 201);
+      for (let i = 0; i < 2; i++) assertEquals((await call(b.origin, `/${slug}`)).status, 302);
+      const removed = await call(a.origin, `/api/remove?slug=${slug}`, { method: "DELETE" });
+      assertEquals(removed.status, 200);
+      const gone = await within(
+        3_000,
+        async () => (await call(b.origin, `/${slug}`)).status === 404,
+      );
+      assert(gone !== null, `${slug} still redirected through B after 3 s`);
+      latencies.push(gone);
+      // Once gone, gone: B never redirects it again.
+      for (let i = 0; i < 10; i++) assertEquals((await call(b.origin, `/${slug}`)).status, 404);
+    }
+    console.log(`removal through A seen by B after ${latencies.map((ms) => ms.toFixed(0))} ms`);
+    for (const ms of latencies) assert(ms <= 1_000, `B redirected for ${ms.toFixed(0)} ms`);
+  });
+
+  for (const service of both) assertEquals((await service.stop()).code, 0, service.output());
+});
