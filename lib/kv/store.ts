@@ -3,7 +3,8 @@
  * @module
  */
 import { LinkCache } from "../links/cache.ts";
-import { guardKv } from "./guard.ts";
+import { watchStoreFile } from "./file_watch.ts";
+import { guardKv, guardSlot, type KvSlot } from "./guard.ts";
 
 /** What every store operation needs; tests build one over `:memory:` KV and a fake clock. */
 export interface Store {
@@ -25,6 +26,8 @@ export interface OpenStoreOptions {
   now?: () => number;
   /** Most links the in-process cache keeps; default 50,000. */
   cacheEntries?: number;
+  /** How often a local store's file is checked for having vanished, in ms; default 1,000. */
+  watchIntervalMs?: number;
 }
 
 /** Seven days, the lifetime of a link. */
@@ -41,18 +44,24 @@ export async function openStore(
   path: string | undefined,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
-  if (path && path !== ":memory:" && !/^https?:\/\//.test(path)) {
+  const local = path !== undefined && path !== ":memory:" && !/^https?:\/\//.test(path);
+  if (local) {
     const folder = path.replace(/[^/]*$/, "");
     if (folder) await Deno.mkdir(folder, { recursive: true });
   }
-  const kv = await Deno.openKv(path);
-  return createStore(kv, options);
+  const slot: KvSlot = { kv: await Deno.openKv(path), down: null };
+  if (local) slot.onClose = watchStoreFile(slot, path, { intervalMs: options.watchIntervalMs });
+  return storeOver(guardSlot(slot), options);
 }
 
 /** Wraps an open `kv` as a {@linkcode Store}. */
 export function createStore(kv: Deno.Kv, options: OpenStoreOptions = {}): Store {
+  return storeOver(guardKv(kv), options);
+}
+
+function storeOver(kv: Deno.Kv, options: OpenStoreOptions): Store {
   return {
-    kv: guardKv(kv),
+    kv,
     ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
     now: options.now ?? Date.now,
     cache: new LinkCache({ maxEntries: options.cacheEntries }),

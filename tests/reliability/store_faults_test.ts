@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import { mountSmallDisk } from "../_helpers/disk.ts";
-import { call, clientNumber, startService } from "../_helpers/server.ts";
+import { call, clientNumber, startService, tempDir } from "../_helpers/server.ts";
 import { DESKTOP_UA } from "../_helpers/visits.ts";
 
 const STORE_DOWN = "storage is unavailable, try again shortly";
@@ -98,4 +98,47 @@ Deno.test({
         `freeing; ${made.size} links acknowledged, 0 lost; 7 of 7 clicks written`,
     );
   },
+});
+
+Deno.test("a store whose folder vanishes under the real service answers 503, not lost 201s, and recovers when a store is back", async () => {
+  await using dir = await tempDir("lapse-vanish-");
+  const folder = `${dir.path}/store`;
+  await using service = await startService({
+    env: { KV_PATH: `${folder}/links.kv`, TRUST_PROXY: "1" },
+  });
+  let n = 0;
+  const create = () =>
+    call(service.origin, "/api/create", {
+      json: { url: `example.com/vanish/${n}` },
+      client: clientNumber(n++),
+    });
+  assertEquals((await create()).status, 201);
+  await Deno.remove(folder, { recursive: true });
+  let refused = false;
+  for (let attempt = 0; attempt < 60 && !refused; attempt++) {
+    const answer = await create();
+    if (answer.status === 503) {
+      assertEquals(answer.json(), { error: STORE_DOWN });
+      refused = true;
+    } else {
+      assertEquals(answer.status, 201); // the second before the file's loss is noticed
+      await pause(50);
+    }
+  }
+  assert(refused, "creates went on answering 201 with the store's file gone");
+  assertEquals((await call(service.origin, "/api/version")).status, 200);
+  assertEquals((await call(service.origin, "/api/changelog")).status, 200);
+  assertEquals((await call(service.origin, "/api/health")).status, 503);
+  // A store is put back at the path: the service opens it and works again.
+  await Deno.mkdir(folder);
+  (await Deno.openKv(`${folder}/links.kv`)).close();
+  let made: string | null = null;
+  for (let attempt = 0; attempt < 60 && made === null; attempt++) {
+    const answer = await create();
+    if (answer.status === 201) made = answer.json<{ slug: string }>().slug;
+    else await pause(50);
+  }
+  assert(made !== null, "the service did not recover when a store was back");
+  assertEquals((await call(service.origin, `/${made}`)).status, 302);
+  assertEquals((await call(service.origin, "/api/health")).status, 200);
 });

@@ -1,0 +1,65 @@
+/**
+ * Watching a local store's file: a store whose file vanishes (its folder deleted, say) must not
+ * go on acknowledging writes that a restart would find gone. The store is marked down, so every
+ * call answers 503, until a file is at the path again, which is then opened and used.
+ * @module
+ */
+import type { KvSlot } from "./guard.ts";
+
+/** Options of {@linkcode watchStoreFile}. */
+export interface FileWatchOptions {
+  /** How often the file is looked at, in ms; default 1,000. */
+  intervalMs?: number;
+  /** Opens the store at a path; default `Deno.openKv`. */
+  open?: (path: string) => Promise<Deno.Kv>;
+}
+
+/**
+ * Looks at the file at `path` every `intervalMs`: when it is gone, `slot` is marked down; when a
+ * file is there again (a different one from the file the store opened), it is opened, put in the
+ * slot, and the store is up again. Returns a function that stops watching.
+ */
+export function watchStoreFile(
+  slot: KvSlot,
+  path: string,
+  options: FileWatchOptions = {},
+): () => void {
+  const open = options.open ?? ((at: string) => Deno.openKv(at));
+  let inode = inodeOf(path);
+  if (inode === null) return () => {};
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const now = inodeOf(path);
+      if (now === null) {
+        slot.down ??= new Error(`the store's file ${path} is gone`);
+      } else if (now !== inode) {
+        const replaced = slot.kv;
+        slot.kv = await open(path);
+        inode = now;
+        slot.down = null;
+        try {
+          replaced.close();
+        } catch {
+          // closed already
+        }
+      }
+    } catch (error) {
+      slot.down = error instanceof Error ? error : new Error(String(error));
+    } finally {
+      busy = false;
+    }
+  }, options.intervalMs ?? 1000);
+  Deno.unrefTimer(timer);
+  return () => clearInterval(timer);
+}
+
+function inodeOf(path: string): number | null {
+  try {
+    return Deno.statSync(path).ino;
+  } catch {
+    return null;
+  }
+}

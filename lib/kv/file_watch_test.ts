@@ -1,0 +1,31 @@
+import { assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
+import { StoreUnavailableError } from "../errors.ts";
+import { openStore } from "./store.ts";
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+Deno.test("a store whose file vanishes answers unavailable, and recovers when a file is back", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lapse-vanish-" });
+  const path = `${dir}/store/links.kv`;
+  const store = await openStore(path, { watchIntervalMs: 20 });
+  try {
+    await store.kv.set(["before"], 1);
+    await Deno.remove(`${dir}/store`, { recursive: true });
+    await pause(100);
+    await assertRejects(() => store.kv.get(["before"]), StoreUnavailableError);
+    await assertRejects(() => store.kv.set(["during"], 1), StoreUnavailableError);
+    await assertRejects(() => store.kv.atomic().set(["during"], 1).commit(), StoreUnavailableError);
+    await assertRejects(async () => {
+      for await (const _ of store.kv.list({ prefix: [] })) break;
+    }, StoreUnavailableError);
+    // The store comes back (restored, or made anew): it is opened and used.
+    await Deno.mkdir(`${dir}/store`);
+    (await Deno.openKv(path)).close();
+    await pause(100);
+    await store.kv.set(["after"], 2);
+    assertEquals((await store.kv.get(["after"])).value, 2);
+  } finally {
+    store.kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
