@@ -70,7 +70,13 @@ Deno.test("malformed HTTP on the wire gets a 4xx or a closed connection, and the
   for (const [i, status] of statuses.entries()) {
     assert(status < 500, `${JSON.stringify(RAW_REQUESTS[i]!.slice(0, 60))} answered ${status}`);
   }
-  assertEquals((await call(service.origin, "/api/health")).status, 200);
+  // Healthy means the store answers within the health check's 2 s; with the rest of the suite
+  // writing on the same disk in parallel, one check may miss that bound, so a few are allowed.
+  let health = await call(service.origin, "/api/health");
+  for (let attempt = 1; attempt < 5 && health.status !== 200; attempt++) {
+    health = await call(service.origin, "/api/health");
+  }
+  assertEquals(health.status, 200, health.text);
   const redirect = await call(service.origin, "/wired");
   assertEquals([redirect.status, redirect.headers.get("location")], [
     302,
