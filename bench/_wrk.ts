@@ -1,3 +1,5 @@
+import { type ServiceProcess, startService } from "../tests/_helpers/server.ts";
+
 /**
  * Driving `wrk` (Debian's package, installed when missing) and the service as processes pinned
  * to their own cores.
@@ -128,80 +130,6 @@ async function succeeds(command: string, args: string[]): Promise<boolean> {
   }
 }
 
-/** A process the benchmark started, and where it listens. */
-export interface BenchProcess extends AsyncDisposable {
-  origin: string;
-  /** The server's own pid (as it printed it), for signals and memory readings. */
-  pid: number;
-  /** Stops it with SIGTERM and waits. */
-  stop(): Promise<void>;
-}
-
-/**
- * Starts `command` with `env` and waits until it prints `listening`; the server's pid is read
- * from a `pid N` it prints, else the child's own.
- */
-export async function startProcess(
-  command: string[],
-  options: { env?: Record<string, string>; port: number },
-): Promise<BenchProcess> {
-  const child = new Deno.Command(command[0]!, {
-    args: command.slice(1),
-    env: options.env,
-    cwd: new URL("../", import.meta.url),
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let output = "";
-  const decoder = new TextDecoder();
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) output += decoder.decode(chunk, { stream: true });
-  };
-  const pumping = Promise.all([pump(child.stdout), pump(child.stderr)]);
-  const deadline = Date.now() + 60_000;
-  while (!/listening/.test(output)) {
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`${command.join(" ")} did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  const pid = Number(/pid (\d+)/.exec(output)?.[1] ?? child.pid);
-  let stopped: Promise<void> | null = null;
-  const stop = () =>
-    stopped ??= (async () => {
-      try {
-        Deno.kill(pid, "SIGTERM");
-      } catch {
-        // gone already
-      }
-      const timer = setTimeout(() => {
-        try {
-          Deno.kill(pid, "SIGKILL");
-        } catch {
-          // gone already
-        }
-      }, 10_000);
-      await child.status;
-      clearTimeout(timer);
-      await pumping;
-    })();
-  return {
-    origin: `http://127.0.0.1:${options.port}`,
-    pid,
-    stop,
-    [Symbol.asyncDispose]: stop,
-  };
-}
-
-/** A port nothing listens on right now. */
-export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
 /** The peak resident memory of process `pid` so far, in MiB (Linux `VmHWM`), or NaN. */
 export async function peakRssMiB(pid: number): Promise<number> {
   try {
@@ -223,23 +151,13 @@ export async function rssMiB(pid: number): Promise<number> {
 }
 
 /** Starts `deno task start` on the store at `kvPath`, pinned to core 0 when `pin`. */
-export async function startService(
+export async function startBenchService(
   kvPath: string,
   options: { pin: boolean; env?: Record<string, string> },
-): Promise<BenchProcess> {
-  const port = freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  return await startProcess(
-    pinned(0, [Deno.execPath(), "task", "--quiet", "start"], options.pin),
-    {
-      port,
-      env: {
-        PORT: String(port),
-        HOSTNAME: "127.0.0.1",
-        BASE_URL: origin,
-        KV_PATH: kvPath,
-        ...options.env,
-      },
-    },
-  );
+): Promise<ServiceProcess> {
+  return await startService({
+    prefix: options.pin ? ["taskset", "-c", "0"] : [],
+    env: { KV_PATH: kvPath, ...options.env },
+    timeoutMs: 60_000,
+  });
 }

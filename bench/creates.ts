@@ -5,7 +5,7 @@
  * @module
  */
 import { fixed, freshStore, printTable } from "./_lib.ts";
-import { canPin, ensureWrk, pinned, run, startService } from "./_wrk.ts";
+import { canPin, ensureWrk, pinned, run, startBenchService } from "./_wrk.ts";
 
 const SECONDS = 8;
 const CONNECTIONS = 20;
@@ -41,7 +41,7 @@ export async function benchCreates(): Promise<void> {
   ) {
     await using store = await freshStore();
     store.kv.close();
-    await using service = await startService(store.path, { pin, env: { TRUST_PROXY: "1" } });
+    await using service = await startBenchService(store.path, { pin, env: { TRUST_PROXY: "1" } });
     const file = await Deno.makeTempFile({ suffix: ".lua" });
     await Deno.writeTextFile(file, script(path, perRequest));
     const output = await run(

@@ -4,6 +4,7 @@
  */
 import { loadConfig } from "../fresh.config.ts";
 import { hashPassword, verifyPassword } from "../lib/passwords/mod.ts";
+import { silentLogger } from "../lib/log/mod.ts";
 import { createDeps } from "../routes/_lib/deps.ts";
 import { createApp } from "../routes/mod.ts";
 import { fixed, freshStore, percentiles, printTable } from "./_lib.ts";
@@ -26,7 +27,7 @@ export async function benchPasswords(): Promise<void> {
   }
   await using store = await freshStore();
   const config = loadConfig({ BASE_URL: "http://bench.invalid", KV_PATH: store.path });
-  const app = createApp(await createDeps(config, store));
+  const app = createApp(await createDeps(config, store, { log: silentLogger() }));
   const bulks: number[] = [];
   for (let i = 0; i < 5; i++) {
     const body = JSON.stringify({

@@ -5,16 +5,15 @@
  * three rounds, all in one run.
  * @module
  */
+import { freePort, startProcess } from "../tests/_helpers/server.ts";
 import { fixed, freshStore, printTable, seedLinksFast } from "./_lib.ts";
 import {
   canPin,
   ensureWrk,
-  freePort,
   median,
   pinned,
   runWrk,
-  startProcess,
-  startService,
+  startBenchService,
   type WrkResult,
   wrkScript,
 } from "./_wrk.ts";
@@ -98,7 +97,7 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     const paths = slugs.filter((_, i) => i % step === 0).slice(0, distinct).map((slug) =>
       `/${slug}`
     );
-    await using service = await startService(store.path, { pin });
+    await using service = await startBenchService(store.path, { pin });
     const result = await measure(service.origin, await wrkScript(paths));
     if (distinct === Math.min(size, inLoad)) bySize.set(size, result);
     rows.push([

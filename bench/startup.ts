@@ -4,7 +4,7 @@
  * @module
  */
 import { fixed, freshStore, printTable, seedLinksFast } from "./_lib.ts";
-import { freePort, run } from "./_wrk.ts";
+import { freePort } from "../tests/_helpers/server.ts";
 import { BUILD_DIR, buildIslands } from "../tasks/bundle.ts";
 
 /** Measures and prints. */

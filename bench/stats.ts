@@ -4,6 +4,7 @@
  * @module
  */
 import { loadConfig } from "../fresh.config.ts";
+import { silentLogger } from "../lib/log/mod.ts";
 import { createDeps } from "../routes/_lib/deps.ts";
 import { createApp } from "../routes/mod.ts";
 import { fixed, freshStore, percentiles, printTable, seedClicks, seedLinks } from "./_lib.ts";
@@ -22,7 +23,7 @@ export async function benchStats(sizes = [1_000, 100_000]): Promise<Map<number, 
     await seedClicks(store, links);
     const seeded = (performance.now() - seedStart) / 1000;
     const config = loadConfig({ BASE_URL: "http://bench.invalid", KV_PATH: store.path });
-    const app = createApp(await createDeps(config, store));
+    const app = createApp(await createDeps(config, store, { log: silentLogger() }));
     const ask = async (i: number) => {
       const res = await app.request("/api/stats", {}, {
         remoteAddr: { hostname: `10.0.${i >> 8}.${i & 255}` },

@@ -75,6 +75,7 @@ export function apiCatalogue(): ApiCatalogue {
   catalogue["/:slug"] = slug.spec;
   return catalogue;
 }
+
 /** A page module: a factory of a small Hono app. */
 interface PageModule {
   makeRoute(deps: AppDeps): Hono<AppEnv>;

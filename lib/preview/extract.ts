@@ -3,7 +3,7 @@
  * canonical link, read with htmlparser2's streaming parser, which stops at `</head>`.
  * @module
  */
-import { Parser } from "htmlparser2";
+import type { Parser as HtmlParser } from "htmlparser2";
 import { concatBytes } from "./_bytes.ts";
 import { charsetOfContentType, chooseDecoder, SNIFF_BYTES } from "./charset.ts";
 
@@ -36,8 +36,17 @@ export interface HeadParser {
   finish(): PageFields;
 }
 
-/** Starts parsing the head of the page at `pageUrl`. */
+// The HTML parser is loaded on first use: a process that never previews a page does not carry it.
+let Parser: typeof HtmlParser | null = null;
+
+/** Loads the HTML parser {@linkcode createHeadParser} uses; cheap once it is loaded. */
+export async function loadHtmlParser(): Promise<void> {
+  Parser ??= (await import("htmlparser2")).Parser;
+}
+
+/** Starts parsing the head of the page at `pageUrl`; {@linkcode loadHtmlParser} must be done. */
 export function createHeadParser(pageUrl: URL): HeadParser {
+  if (Parser === null) throw new Error("the HTML parser is not loaded yet");
   const metas = new Map<string, string>();
   let title: string | null = null;
   let titleText: string | null = null;
@@ -129,6 +138,7 @@ export async function readHeadFields(
   body: AsyncIterable<Uint8Array>,
   options: ReadHeadOptions,
 ): Promise<PageFields> {
+  await loadHtmlParser();
   const head = createHeadParser(options.pageUrl);
   const declared = charsetOfContentType(options.contentType);
   let start: Uint8Array = new Uint8Array(0);

