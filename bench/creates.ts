@@ -4,7 +4,7 @@
  * X-Forwarded-For), so the per-client rate limits do not cap the figure.
  * @module
  */
-import { fixed, freshStore, printTable } from "./_lib.ts";
+import { freshStore, printTable } from "./_lib.ts";
 import { canPin, ensureWrk, pinned, run, startBenchService } from "./_wrk.ts";
 
 const SECONDS = 8;

@@ -1,4 +1,4 @@
-import type { Stats } from "../lib/stats/types.ts";
+import type { Stats, StatsCount } from "../lib/stats/types.ts";
 import { plural } from "../islands/_parts/format.ts";
 import { BarList } from "./charts/BarList.tsx";
 import { ColumnChart } from "./charts/ColumnChart.tsx";
@@ -57,31 +57,54 @@ export function StatsPage({ stats }: StatsPageProps) {
             }))}
           />
         </section>
-        <section class="card" aria-labelledby="referrers-heading">
-          <h2 id="referrers-heading">Referrers</h2>
-          <BarList
-            label="Clicks by referring site"
-            empty="No clicks yet."
-            items={stats.referrers.map(({ name, clicks }) => ({ name, value: clicks }))}
-          />
-        </section>
-        <section class="card" aria-labelledby="devices-heading">
-          <h2 id="devices-heading">Devices</h2>
-          <BarList
-            label="Visits by device"
-            empty="No visits yet."
-            items={stats.devices.map(({ name, clicks }) => ({ name, value: clicks }))}
-          />
-        </section>
-        <section class="card" aria-labelledby="countries-heading">
-          <h2 id="countries-heading">Countries</h2>
-          <BarList
-            label="Clicks by country"
-            empty="No clicks yet."
-            items={stats.countries.map(({ name, clicks }) => ({ name, value: clicks }))}
-          />
-        </section>
+        <Breakdown
+          id="referrers"
+          title="Referrers"
+          label="Clicks by referring site"
+          empty="No clicks yet."
+          counts={stats.referrers}
+        />
+        <Breakdown
+          id="devices"
+          title="Devices"
+          label="Visits by device"
+          empty="No visits yet."
+          counts={stats.devices}
+        />
+        <Breakdown
+          id="countries"
+          title="Countries"
+          label="Clicks by country"
+          empty="No clicks yet."
+          counts={stats.countries}
+        />
       </div>
     </Layout>
+  );
+}
+
+/** Props of {@linkcode Breakdown}. */
+interface BreakdownProps {
+  /** Makes the heading's id. */
+  id: string;
+  title: string;
+  /** The bar list's accessible name. */
+  label: string;
+  /** What to say when there is nothing to draw. */
+  empty: string;
+  counts: StatsCount[];
+}
+
+/** One breakdown of the stats (referrers, devices, countries) as a card with a bar list. */
+function Breakdown({ id, title, label, empty, counts }: BreakdownProps) {
+  return (
+    <section class="card" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{title}</h2>
+      <BarList
+        label={label}
+        empty={empty}
+        items={counts.map(({ name, clicks }) => ({ name, value: clicks }))}
+      />
+    </section>
   );
 }

@@ -92,3 +92,14 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     },
   };
 }
+
+/** The fields of a link as create and bulk answer it, sorted. */
+export const LINK_VIEW_FIELDS: readonly string[] = [
+  "expiresAt",
+  "expiresInDays",
+  "protected",
+  "shortUrl",
+  "slug",
+  "title",
+  "url",
+];

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { testApp } from "../_helpers/app.ts";
+import { LINK_VIEW_FIELDS, testApp } from "../_helpers/app.ts";
 
 Deno.test("POST /api/bulk makes one link per row, in order, failures undoing nothing", async () => {
   await using t = await testApp();
@@ -32,15 +32,7 @@ Deno.test("POST /api/bulk makes one link per row, in order, failures undoing not
   ]);
   assertEquals(body[0].link.url, "https://example.com/a");
   assertEquals(body[0].link.expiresInDays, 7);
-  assertEquals(Object.keys(body[1].link).sort(), [
-    "expiresAt",
-    "expiresInDays",
-    "protected",
-    "shortUrl",
-    "slug",
-    "title",
-    "url",
-  ]);
+  assertEquals(Object.keys(body[1].link).sort(), LINK_VIEW_FIELDS);
   assertEquals(body[1].link.slug, "bee");
   assertEquals(body[1].link.title, "B");
   assertEquals(body[2], {

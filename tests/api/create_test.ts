@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { testApp } from "../_helpers/app.ts";
+import { LINK_VIEW_FIELDS, testApp } from "../_helpers/app.ts";
 
 Deno.test("POST /api/create answers 201 with the new link", async () => {
   await using t = await testApp();
@@ -8,15 +8,7 @@ Deno.test("POST /api/create answers 201 with the new link", async () => {
   assertEquals(res.headers.get("access-control-allow-origin"), "*");
   assertEquals(res.headers.get("content-type"), "application/json");
   const body = await res.json();
-  assertEquals(Object.keys(body).sort(), [
-    "expiresAt",
-    "expiresInDays",
-    "protected",
-    "shortUrl",
-    "slug",
-    "title",
-    "url",
-  ]);
+  assertEquals(Object.keys(body).sort(), LINK_VIEW_FIELDS);
   assertEquals(body.url, "https://example.com/page");
   assertEquals(body.title, "Hi");
   assertEquals(body.protected, false);
