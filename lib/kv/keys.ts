@@ -11,11 +11,6 @@ export function linkKey(slug: string): Deno.KvKey {
   return ["links", slug];
 }
 
-/** Prefix of every link record. */
-export function linksPrefix(): Deno.KvKey {
-  return ["links"];
-}
-
 /** Creation-order index (ULIDs sort by time); holds a copy of the record. */
 export function linkByCreatedKey(id: string): Deno.KvKey {
   return ["links_by_created", id];
@@ -54,11 +49,6 @@ export function linkStatsKey(id: string): Deno.KvKey {
 /** A service-wide counter: the sum of every live link's share of it. */
 export function tallyKey(kind: string, name: string): Deno.KvKey {
   return ["tallies", kind, name];
-}
-
-/** Prefix of one kind of service-wide counter. */
-export function talliesPrefix(kind: string): Deno.KvKey {
-  return ["tallies", kind];
 }
 
 /** Orders the names of one ranked tally by count. */

@@ -117,8 +117,8 @@ async function readTopLinks(
 
 /**
  * The names of `kind` with the most clicks once gone links are taken out. Names are read in
- * order of their stored count, which only ever overstates: reading stops once the tenth-best
- * corrected count beats every count not yet read.
+ * order of their stored count, which only ever overstates: reading stops once the last of the
+ * best {@linkcode TOP_NAMES} corrected counts beats every count not yet read.
  */
 async function readTopNames(
   store: Store,
@@ -130,7 +130,7 @@ async function readTopNames(
   for await (const entry of ranks) {
     const stored = entry.key[2] as bigint;
     if (found.length >= TOP_NAMES) {
-      const best = found.map((item) => item.count).sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
+      const best = found.map((item) => item.count).sort(descending);
       if (best[TOP_NAMES - 1]! > stored) break;
     }
     const name = String(entry.key[3]);
@@ -138,13 +138,17 @@ async function readTopNames(
     if (count > 0n) found.push({ name, count });
   }
   return found
-    .sort((a, b) => (a.count > b.count ? -1 : a.count < b.count ? 1 : a.name.localeCompare(b.name)))
+    .sort((a, b) => descending(a.count, b.count) || a.name.localeCompare(b.name))
     .slice(0, TOP_NAMES)
     .map(({ name, count }) => ({ name, clicks: Number(count) }));
 }
 
 function shareKey(kind: string, name: string): string {
   return `${kind}\u0000${name}`;
+}
+
+function descending(a: bigint, b: bigint): number {
+  return a > b ? -1 : a < b ? 1 : 0;
 }
 
 function clamp(value: bigint): bigint {

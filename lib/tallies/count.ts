@@ -17,11 +17,6 @@ export function readCount(value: unknown): bigint {
   return 0n;
 }
 
-/** Whether a stored counter holds a real `KvU64` that `sum` can add to. */
-export function isSummable(value: unknown): boolean {
-  return value instanceof Deno.KvU64 && value.value < NEGATIVE;
-}
-
 /** What `sum` adds to take `amount` away (sums wrap modulo 2^64). */
 export function minus(amount: bigint): bigint {
   return (U64 - (amount % U64)) % U64;

@@ -4,7 +4,7 @@
  * @module
  */
 import { readCount } from "./count.ts";
-import { CLICKS, DAY_CLICKS, DAY_LINKS, LINKS, REFERRERS } from "./kinds.ts";
+import { CLICKS, DAY_LINKS, LINKS, REFERRERS } from "./kinds.ts";
 
 /** Counts by kind, then by name. */
 export type Shares = Record<string, Record<string, number>>;
@@ -84,9 +84,4 @@ export function* eachShare(stats: LinkStats): Generator<[string, string, number]
       if (count > 0) yield [kind, name, count];
     }
   }
-}
-
-/** Clicks on `day`, for the days tally. */
-export function dayClicksOf(stats: LinkStats, day: string): number {
-  return shareOf(stats, DAY_CLICKS, day);
 }

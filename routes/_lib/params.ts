@@ -5,7 +5,6 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
-import { slugQuery } from "../../lib/links/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 
 /**
@@ -14,9 +13,4 @@ import { parseInput } from "../../lib/validation.ts";
  */
 export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.output<T> {
   return parseInput(schema, c.req.query());
-}
-
-/** The `slug` query parameter, trimmed; 400 when it is missing or cannot be a slug. */
-export function slugParam(c: Context): string {
-  return parseQuery(c, slugQuery).slug;
 }
