@@ -4,7 +4,7 @@
  * @module
  */
 import type { Config } from "./fresh.config.ts";
-import { sweepExpiredLinks } from "./lib/links/mod.ts";
+import { runSweep } from "./lib/links/mod.ts";
 import { openStore, type Store } from "./lib/kv/store.ts";
 import { logLine } from "./lib/log/mod.ts";
 import { createDeps } from "./routes/_lib/deps.ts";
@@ -42,8 +42,8 @@ export async function startServer(
   store.cache.watch(store.kv);
   if (options.cron ?? true) {
     Deno.cron("sweep expired links", "0 * * * *", async () => {
-      const report = await sweepExpiredLinks(store, { metrics: deps.metrics });
-      deps.log(logLine("info", "sweep", { swept: report.swept }));
+      const report = await runSweep(store, { metrics: deps.metrics });
+      deps.log(logLine("info", "sweep", { swept: report.swept, stamped: report.stamped }));
     });
   }
   const server = Deno.serve({

@@ -3,16 +3,14 @@
  * @module
  */
 import { ConfigError, loadConfig } from "../fresh.config.ts";
-import { stampUndatedLinks, sweepExpiredLinks } from "../lib/links/mod.ts";
+import { runSweep } from "../lib/links/mod.ts";
 import { openStore } from "../lib/kv/store.ts";
 
 if (import.meta.main) {
   try {
     const config = loadConfig();
     const store = await openStore(config.kvPath, { ttlMs: config.linkTtlMs });
-    const stamped = await stampUndatedLinks(store);
-    const report = await sweepExpiredLinks(store);
-    console.log(JSON.stringify({ stamped, ...report }));
+    console.log(JSON.stringify(await runSweep(store)));
     store.kv.close();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -7,6 +7,7 @@ import { getManyChunked } from "../kv/get_many.ts";
 import { linkKey, linksByExpiryPrefix } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
 import type { Metrics } from "../metrics/mod.ts";
+import { stampUndatedLinks } from "./legacy.ts";
 import type { LinkRecord } from "./record.ts";
 import { retireLinks, type RetirementTarget } from "./retire.ts";
 import type { expiredLink, expiredListing, sweepReport } from "./views.ts";
@@ -91,4 +92,17 @@ export async function sweepExpiredLinks(
 
 function expiredSelector(now: number): Deno.KvListSelector {
   return { prefix: linksByExpiryPrefix(), end: [...linksByExpiryPrefix(), now + 1] };
+}
+
+/**
+ * The whole sweep, as the hourly job, `POST /api/sweep` and `deno task sweep` run it: gives
+ * undated legacy links their deadline, then removes every expired link. Says how many were
+ * dated as `stamped`.
+ */
+export async function runSweep(
+  store: Store,
+  options: SweepOptions = {},
+): Promise<SweepReport & { stamped: number }> {
+  const stamped = await stampUndatedLinks(store);
+  return { stamped, ...await sweepExpiredLinks(store, options) };
 }

@@ -13,9 +13,10 @@ import {
   listExpiredLinks,
   optionalSlugQuery,
   removeLink,
+  runSweep,
   stampUndatedLinks,
-  sweepExpiredLinks,
   sweepListing,
+  type SweepReport,
   sweepReport,
 } from "../../lib/links/mod.ts";
 import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
@@ -102,6 +103,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     })
     .post("/", limit, async (c) => {
       parseInput(sweepRunInput, await readObjectBody(c));
-      return c.json(await sweepExpiredLinks(store, { metrics: deps.metrics }));
+      const { swept, slugs } = await runSweep(store, { metrics: deps.metrics });
+      return c.json({ swept, slugs } satisfies SweepReport);
     });
 }

@@ -1,6 +1,7 @@
 import { assertEquals } from "../_helpers/assert.ts";
 import { testApp } from "../_helpers/app.ts";
 import { importLegacyLinks } from "../../lib/links/mod.ts";
+import { undatedLinksPrefix } from "../../lib/kv/keys.ts";
 
 const WEEK = 7 * 86_400_000;
 
@@ -77,4 +78,15 @@ Deno.test("the sweep methods share one allowance of 4 a minute", async () => {
   const refused = await t.json("/api/sweep", { confirm: "sweep" });
   assertEquals(refused.status, 429);
   assertEquals(refused.headers.get("ratelimit-limit"), "4");
+});
+
+Deno.test("POST /api/sweep gives legacy links their deadline, as the hourly job does", async () => {
+  await using t = await testApp();
+  await importLegacyLinks(t.store, { legacy1: "example.com/1" }, { serviceHost: "sho.rt" });
+  const run = await t.json("/api/sweep", { confirm: "sweep" });
+  assertEquals(await run.json(), { swept: 0, slugs: [] });
+  const undated = [];
+  for await (const entry of t.store.kv.list({ prefix: undatedLinksPrefix() })) undated.push(entry);
+  assertEquals(undated, []);
+  assertEquals((await (await t.request("/api/sweep")).json()).stamped, 0);
 });
