@@ -120,7 +120,7 @@ async function writeChunk(
 ): Promise<FlushOutcome> {
   const { known, touched } = options;
   for (;;) {
-    const entries = await readStats(store, chunk, known);
+    const entries = await readLinkFigures(store, chunk, known);
     const written: Deno.KvEntry<LinkStats>[] = [];
     const atomic = store.kv.atomic();
     const sums = new Map<string, { kind: string; name: string; count: number }>();
@@ -186,7 +186,7 @@ async function writeChunk(
 }
 
 /** Each link's figures: as this process last wrote them when it remembers, else as stored. */
-async function readStats(
+async function readLinkFigures(
   store: Store,
   chunk: LinkVisits[],
   known: KnownStats,
