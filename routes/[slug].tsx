@@ -97,6 +97,7 @@ function recordVisit(
   record: DatedLinkRecord,
   headers: Headers,
   connection: ConnectionInfo | undefined,
+  now?: number,
 ): void {
   try {
     const trusted = deps.config.trustProxy;
@@ -106,6 +107,7 @@ function recordVisit(
       headers.get("referer") ?? "",
       clientOf(headers, connection, trusted),
       trusted ? COUNTRY_HEADERS.map((name) => headers.get(name)).find(Boolean) ?? "" : "",
+      now,
     );
   } catch (error) {
     deps.log(logLine("error", "recording a click failed", { error: describeError(error) }));
@@ -130,11 +132,12 @@ export function fastRedirect(
     const cached = store.cache.get(url.slice(url.indexOf("/", url.indexOf("//") + 2) + 1));
     if (cached === undefined) return null;
     const { record } = cached;
-    if (record.passHash !== null || record.expiresAt <= store.now()) return null;
+    const now = store.now();
+    if (record.passHash !== null || record.expiresAt <= now) return null;
     const start = performance.now();
     const headers = request.headers;
     const id = requestIdFor(headers.get("x-request-id"));
-    if (method === "GET") recordVisit(deps, record, headers, connection);
+    if (method === "GET") recordVisit(deps, record, headers, connection, now);
     let built = builtRedirects.get(cached);
     if (built === undefined) {
       built = baseRedirect(record);

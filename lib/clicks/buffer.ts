@@ -96,7 +96,7 @@ export class ClickBuffer {
 
   /**
    * {@linkcode ClickBuffer.record} with the facts as arguments, for the redirect's hot path: a
-   * repeat visitor allocates nothing.
+   * repeat visitor allocates nothing, and a caller that has read the clock passes `now`.
    */
   recordVisit(
     link: VisitedLink,
@@ -104,8 +104,8 @@ export class ClickBuffer {
     referer: string,
     client: string,
     country: string,
+    now: number = this.#store.now(),
   ): void {
-    const now = this.#store.now();
     if (now >= this.#batch.dayEnd) this.#rollOver(now);
     if (this.#batch.size + this.#retrySize >= this.#maxPending) {
       this.#dropped++;
