@@ -22,6 +22,7 @@ import { writeAccess } from "./_middleware/access_log.ts";
 import { REDIRECT_ROUTE } from "./_middleware/metrics.ts";
 import { requestIdFor } from "./_middleware/request_id.ts";
 import { renderPage } from "./_lib/html.ts";
+import { type HeaderReader, headersOf } from "./_lib/request_headers.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
 import { notFound } from "./_404.tsx";
 
@@ -95,7 +96,7 @@ const builtRedirects = new WeakMap<CachedLink, Response>();
 function recordVisit(
   deps: AppDeps,
   record: DatedLinkRecord,
-  headers: Headers,
+  headers: HeaderReader,
   connection: ConnectionInfo | undefined,
   now?: number,
 ): void {
@@ -135,7 +136,9 @@ export function fastRedirect(
     const now = store.now();
     if (record.passHash !== null || record.expiresAt <= now) return null;
     const start = performance.now();
-    const headers = request.headers;
+    // Read one header at a time: touching `request.headers` takes the answer off the
+    // runtime's synchronous path.
+    const headers = headersOf(request);
     const id = requestIdFor(headers.get("x-request-id"));
     if (method === "GET") recordVisit(deps, record, headers, connection, now);
     let built = builtRedirects.get(cached);

@@ -4,6 +4,7 @@
  */
 import type { Context } from "hono";
 import type { AppEnv, ConnectionInfo } from "./env.ts";
+import type { HeaderReader } from "./request_headers.ts";
 
 /**
  * The client's address: the first `X-Forwarded-For` entry when the proxy is trusted, otherwise
@@ -15,7 +16,7 @@ export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
 
 /** {@linkcode clientAddress} from a request's headers and connection, outside Hono. */
 export function clientOf(
-  headers: Headers,
+  headers: HeaderReader,
   connection: ConnectionInfo | undefined,
   trustProxy: boolean,
 ): string {
