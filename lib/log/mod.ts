@@ -34,44 +34,36 @@ export interface StdoutLoggerOptions {
   writer?: { write(bytes: Uint8Array): Promise<number> };
   /** Longest a line waits before it is written, in ms; default 100. */
   delayMs?: number;
-  /** Buffered bytes that make a write start at once; default 64 KiB. */
+  /** Characters of pending lines that make a write start at once; default 65,536. */
   maxBuffered?: number;
 }
 
 /**
- * A logger writing each line as one JSON line to standard output. Lines are encoded into a
- * buffer and written together a moment later, so a busy server makes a few large writes rather
- * than one small write per request; {@linkcode Logger.flush} writes what is left, as on shutdown.
+ * A logger writing each line as one JSON line to standard output. Lines are gathered as text and
+ * encoded and written together a moment later, so a busy server makes a few large writes rather
+ * than one small write (or one encoding) per request; {@linkcode Logger.flush} writes what is
+ * left, as on shutdown.
  */
 export function stdoutLogger(options: StdoutLoggerOptions = {}): Logger {
   const writer = options.writer ?? Deno.stdout;
   const delayMs = options.delayMs ?? 100;
   const capacity = Math.max(options.maxBuffered ?? 65_536, 1024);
   const encoder = new TextEncoder();
-  let buffer = new Uint8Array(capacity);
-  let used = 0;
+  let pending = "";
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (used === 0) return writing;
-    const bytes = buffer.subarray(0, used);
-    buffer = new Uint8Array(capacity);
-    used = 0;
+    if (pending === "") return writing;
+    const bytes = encoder.encode(pending);
+    pending = "";
     writing = writing.then(() => writeAll(writer, bytes)).catch(() => {});
     return writing;
   };
   const take = (text: string) => {
-    // A UTF-8 character takes at most 3 bytes per UTF-16 unit; one more for the newline.
-    const room = text.length * 3 + 1;
-    if (used + room > buffer.length) {
-      void flush();
-      if (room > buffer.length) buffer = new Uint8Array(room);
-    }
-    used += encoder.encodeInto(text, buffer.subarray(used)).written;
-    buffer[used++] = 10;
-    if (used >= capacity) void flush();
+    pending += text + "\n";
+    if (pending.length >= capacity) void flush();
     else timer ??= setTimeout(flush, delayMs);
   };
   const logger: Logger = (line) => take(JSON.stringify(line));

@@ -48,7 +48,7 @@ Deno.test("the stdout logger writes at once when its buffer fills, and finishes 
     },
   };
   const log = stdoutLogger({ writer, delayMs: 60_000, maxBuffered: 1024 });
-  const long = "é".repeat(600); // 1,200 bytes in UTF-8: more than the buffer holds
+  const long = "é".repeat(1100); // more characters than the logger holds back
   log(logLine("info", long));
   await new Promise((resolve) => setTimeout(resolve, 0));
   assertEquals(JSON.parse(text).msg, long);
