@@ -152,6 +152,7 @@ export function fastRedirect(
     metrics.requests.inc(REDIRECT_ROUTE, method, 302);
     metrics.redirectSeconds.observe(seconds);
     writeAccess(log, {
+      at: now,
       method,
       route: REDIRECT_ROUTE,
       path: `/${record.slug}`,

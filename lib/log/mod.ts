@@ -20,10 +20,11 @@ export interface LogLine {
 export interface Logger {
   (line: LogLine): void;
   /**
-   * Takes a line already written as JSON, for the hot path; a logger without it is given
-   * {@linkcode LogLine} objects instead.
+   * Takes a line as `fields` and the function that writes them as one line of JSON, called
+   * when the line is written out rather than now: the hot path's way to log. A logger without
+   * it is given {@linkcode LogLine} objects instead.
    */
-  json?(text: string): void;
+  later?<T>(fields: T, render: (fields: T) => string): void;
   /** Writes out what is buffered. */
   flush?(): Promise<void>;
 }
@@ -34,42 +35,68 @@ export interface StdoutLoggerOptions {
   writer?: { write(bytes: Uint8Array): Promise<number> };
   /** Longest a line waits before it is written, in ms; default 100. */
   delayMs?: number;
-  /** Characters of pending lines that make a write start at once; default 65,536. */
-  maxBuffered?: number;
+  /** Pending lines that make a write start at once; default 1,000. */
+  maxLines?: number;
 }
 
 /**
- * A logger writing each line as one JSON line to standard output. Lines are gathered as text and
- * encoded and written together a moment later, so a busy server makes a few large writes rather
- * than one small write (or one encoding) per request; {@linkcode Logger.flush} writes what is
- * left, as on shutdown.
+ * A logger writing each line as one JSON line to standard output. Lines wait a moment and are
+ * then rendered, encoded and written together, so a busy server makes a few large writes
+ * rather than one small write (or one encoding) per request, and the hot path's lines
+ * ({@linkcode Logger.later}) are rendered in a batch, off their requests.
+ * {@linkcode Logger.flush} writes what is left, as on shutdown.
  */
 export function stdoutLogger(options: StdoutLoggerOptions = {}): Logger {
   const writer = options.writer ?? Deno.stdout;
   const delayMs = options.delayMs ?? 100;
-  const capacity = Math.max(options.maxBuffered ?? 65_536, 1024);
+  const maxLines = Math.max(options.maxLines ?? 1000, 1);
   const encoder = new TextEncoder();
-  let pending = "";
+  // Lines waiting, each a value and the function that renders it.
+  let values: unknown[] = [];
+  let renders: ((value: never) => string)[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (pending === "") return writing;
-    const bytes = encoder.encode(pending);
-    pending = "";
+    if (values.length === 0) return writing;
+    const text = renderLines(values, renders);
+    values = [];
+    renders = [];
+    const bytes = encoder.encode(text);
     writing = writing.then(() => writeAll(writer, bytes)).catch(() => {});
     return writing;
   };
-  const take = (text: string) => {
-    pending += text + "\n";
-    if (pending.length >= capacity) void flush();
+  const later = <T>(value: T, render: (value: T) => string) => {
+    values.push(value);
+    renders.push(render);
+    if (values.length >= maxLines) void flush();
     else timer ??= setTimeout(flush, delayMs);
   };
-  const logger: Logger = (line) => take(JSON.stringify(line));
-  logger.json = take;
+  // A plain line is written as JSON at once, so one that cannot be fails where it was logged.
+  const logger: Logger = (line) => later(JSON.stringify(line), asIs);
+  logger.later = later;
   logger.flush = flush;
   return logger;
+}
+
+function asIs(text: string): string {
+  return text;
+}
+
+function renderLines(values: unknown[], renders: ((value: never) => string)[]): string {
+  let text = "";
+  for (let i = 0; i < values.length; i++) {
+    try {
+      text += (renders[i] as (value: unknown) => string)(values[i]) + "\n";
+    } catch (error) {
+      // One line that cannot be rendered must not cost the others.
+      text += JSON.stringify(
+        logLine("error", "a log line could not be written", { error: describeError(error) }),
+      ) + "\n";
+    }
+  }
+  return text;
 }
 
 /** A logger that drops every line, for tests that do not look at logs. */
@@ -83,18 +110,17 @@ export function logLine(
   msg: string,
   fields: Record<string, unknown> = {},
 ): LogLine {
-  return { time: isoNow(), level, msg, ...fields };
+  return { time: isoTime(), level, msg, ...fields };
 }
 
 let lastMs = 0;
 let lastIso = "";
 
-/** The current time in ISO 8601, made once per millisecond however many lines ask. */
-export function isoNow(): string {
-  const now = Date.now();
-  if (now !== lastMs) {
-    lastMs = now;
-    lastIso = new Date(now).toISOString();
+/** The time `ms` (epoch ms, default now) in ISO 8601, made once per millisecond however many lines ask. */
+export function isoTime(ms: number = Date.now()): string {
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
   }
   return lastIso;
 }

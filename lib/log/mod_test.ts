@@ -26,7 +26,7 @@ Deno.test("the stdout logger gathers lines and writes them together, in order", 
   };
   const log = stdoutLogger({ writer, delayMs: 5 });
   log(logLine("info", "first", { n: 1 }));
-  log.json!('{"msg":"second"}');
+  log.later!({ msg: "second" }, JSON.stringify);
   assertEquals(chunks.length, 0);
   await new Promise((resolve) => setTimeout(resolve, 20));
   assertEquals(chunks.length, 1);
@@ -37,7 +37,7 @@ Deno.test("the stdout logger gathers lines and writes them together, in order", 
   assertEquals(chunks.length, 2);
 });
 
-Deno.test("the stdout logger writes at once when its buffer fills, and finishes partial writes", async () => {
+Deno.test("the stdout logger writes at once when enough lines wait, and finishes partial writes", async () => {
   const decoder = new TextDecoder();
   let text = "";
   const writer = {
@@ -47,14 +47,62 @@ Deno.test("the stdout logger writes at once when its buffer fills, and finishes 
       return Promise.resolve(part.length);
     },
   };
-  const log = stdoutLogger({ writer, delayMs: 60_000, maxBuffered: 1024 });
-  const long = "é".repeat(1100); // more characters than the logger holds back
+  const log = stdoutLogger({ writer, delayMs: 60_000, maxLines: 2 });
+  const long = "é".repeat(1100); // 2,200 bytes in UTF-8: several partial writes
   log(logLine("info", long));
+  log(logLine("info", "second"));
   await new Promise((resolve) => setTimeout(resolve, 0));
-  assertEquals(JSON.parse(text).msg, long);
-  log(logLine("info", "short"));
+  assertEquals(text.trimEnd().split("\n").map((line) => JSON.parse(line).msg), [long, "second"]);
+  log(logLine("info", "third"));
   await new Promise((resolve) => setTimeout(resolve, 0));
-  assertEquals(text.trimEnd().split("\n").length, 1, "a short line waits for the delay");
+  assertEquals(text.trimEnd().split("\n").length, 2, "a lone line waits for the delay");
   await log.flush!();
-  assertEquals(JSON.parse(text.trimEnd().split("\n")[1]!).msg, "short");
+  assertEquals(JSON.parse(text.trimEnd().split("\n")[2]!).msg, "third");
+});
+
+Deno.test("a line logged for later is rendered when the lines are written, not before", async () => {
+  const chunks: string[] = [];
+  const writer = {
+    write(bytes: Uint8Array) {
+      chunks.push(new TextDecoder().decode(bytes));
+      return Promise.resolve(bytes.length);
+    },
+  };
+  const log = stdoutLogger({ writer, delayMs: 60_000 });
+  let rendered = 0;
+  const render = (fields: { n: number }) => {
+    rendered++;
+    return JSON.stringify({ msg: "later", n: fields.n });
+  };
+  log.later!({ n: 1 }, render);
+  log.later!({ n: 2 }, render);
+  assertEquals(rendered, 0);
+  await log.flush!();
+  assertEquals(rendered, 2);
+  assertEquals(chunks.join("").trimEnd().split("\n").map((line) => JSON.parse(line).n), [1, 2]);
+});
+
+Deno.test("a line that cannot be rendered is written as an error, and costs no other line", async () => {
+  let text = "";
+  const writer = {
+    write(bytes: Uint8Array) {
+      text += new TextDecoder().decode(bytes);
+      return Promise.resolve(bytes.length);
+    },
+  };
+  const log = stdoutLogger({ writer, delayMs: 60_000 });
+  log(logLine("info", "before"));
+  log.later!(null, () => {
+    throw new Error("cannot render");
+  });
+  log(logLine("info", "after"));
+  await log.flush!();
+  const lines = text.trimEnd().split("\n").map((line) => JSON.parse(line));
+  assertEquals(lines.map((line) => line.msg), [
+    "before",
+    "a log line could not be written",
+    "after",
+  ]);
+  assertEquals(lines[1].level, "error");
+  assertEquals(lines[1].error.message, "cannot render");
 });

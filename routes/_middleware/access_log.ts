@@ -3,7 +3,7 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { isoNow, type Logger, type LogLine, logLine } from "../../lib/log/mod.ts";
+import { isoTime, type Logger, type LogLine } from "../../lib/log/mod.ts";
 import type { AppEnv } from "../_lib/env.ts";
 import { routeLabel } from "../_lib/route_label.ts";
 
@@ -23,9 +23,25 @@ export interface AccessFields {
   requestId: string | undefined;
 }
 
-/** The access log's line for one answered request. */
-export function accessLine(fields: AccessFields): LogLine {
-  return logLine("info", "request", { ...fields });
+/** {@linkcode AccessFields} of a request and when it was answered, for a line written later. */
+export interface AccessEntry extends AccessFields {
+  /** When the request was answered, in epoch ms. */
+  at: number;
+}
+
+/** The access log's line for one request answered at `at` (epoch ms, default now). */
+export function accessLine(fields: AccessFields, at?: number): LogLine {
+  return {
+    time: isoTime(at),
+    level: "info",
+    msg: "request",
+    method: fields.method,
+    route: fields.route,
+    path: fields.path,
+    status: fields.status,
+    durationMs: fields.durationMs,
+    requestId: fields.requestId,
+  };
 }
 
 /**
@@ -33,19 +49,21 @@ export function accessLine(fields: AccessFields): LogLine {
  * must need no escaping: a method, a route pattern, a path of slug characters, a request id of
  * the characters {@linkcode SAFE_REQUEST_ID} allows.
  */
-export function accessJson(fields: AccessFields): string {
-  return `{"time":"${isoNow()}","level":"info","msg":"request","method":"${fields.method}",` +
-    `"route":"${fields.route}","path":"${fields.path}","status":${fields.status},` +
-    `"durationMs":${fields.durationMs},"requestId":"${fields.requestId}"}`;
+export function accessJson(entry: AccessEntry): string {
+  return `{"time":"${
+    isoTime(entry.at)
+  }","level":"info","msg":"request","method":"${entry.method}",` +
+    `"route":"${entry.route}","path":"${entry.path}","status":${entry.status},` +
+    `"durationMs":${entry.durationMs},"requestId":"${entry.requestId}"}`;
 }
 
 /**
- * Writes the access line of fields that need no escaping (see {@linkcode accessJson}) to `log`,
- * as JSON text when the logger takes it.
+ * Logs the access line of `entry`, whose fields need no escaping (see
+ * {@linkcode accessJson}): rendered when the logger writes out, when it can wait.
  */
-export function writeAccess(log: Logger, fields: AccessFields): void {
-  if (log.json) log.json(accessJson(fields));
-  else log(accessLine(fields));
+export function writeAccess(log: Logger, entry: AccessEntry): void {
+  if (log.later) log.later(entry, accessJson);
+  else log(accessLine(entry, entry.at));
 }
 
 /**
