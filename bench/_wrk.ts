@@ -82,6 +82,21 @@ export async function runWrk(
   return parseWrk(output);
 }
 
+/**
+ * Runs two wrk loads at once, one on each of `origins`: with both servers pinned to one core,
+ * each gets half of it, and the ratio of their figures is the ratio of their costs per
+ * request, measured at the same moment. On a machine whose speed wanders from second to
+ * second (a virtual machine under a busy host) this ratio holds still where rounds measured one
+ * after the other do not.
+ */
+export async function runWrkSideBySide(
+  origins: [string, string],
+  options: { script: string; seconds: number; connections: number; pin: boolean; core: number },
+): Promise<[WrkResult, WrkResult]> {
+  const [a, b] = await Promise.all(origins.map((origin) => runWrk(origin, options)));
+  return [a!, b!];
+}
+
 /** Reads wrk's report. */
 export function parseWrk(output: string): WrkResult {
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);

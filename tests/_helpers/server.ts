@@ -11,7 +11,7 @@ export interface ServiceProcess extends AsyncDisposable {
   child: Deno.ChildProcess;
   /** The server's own process id, which `deno task` runs as its child. */
   pid: number;
-  /** Everything it has written so far. */
+  /** What it has written so far (its first 32 Mi characters). */
   output(): string;
   /** Sends `signal` and waits for the exit status. */
   stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
@@ -59,6 +59,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
   );
 }
 
+/** The most of a child's output {@linkcode ServiceProcess.output} keeps, in characters. */
+const MAX_KEPT_OUTPUT = 32 * 2 ** 20;
+
 /** Options of {@linkcode startProcess}. */
 export interface StartProcessOptions {
   /** The port it will listen on, on 127.0.0.1. */
@@ -87,8 +90,12 @@ export async function startProcess(
   }).spawn();
   let output = "";
   const decoder = new TextDecoder();
+  // Everything is read, so the child never waits on a full pipe; a server under a benchmark's
+  // load writes hundreds of MB of log lines, of which only the start is kept.
   const pump = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) output += decoder.decode(chunk, { stream: true });
+    for await (const chunk of stream) {
+      if (output.length < MAX_KEPT_OUTPUT) output += decoder.decode(chunk, { stream: true });
+    }
   };
   const pumping = Promise.all([pump(child.stdout), pump(child.stderr)]);
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
