@@ -1,6 +1,18 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
 import { describeError, logLine, stdoutLogger } from "./mod.ts";
 
+/** A writer that keeps each write it is given, decoded. */
+function collectingWriter() {
+  const chunks: string[] = [];
+  const writer = {
+    write(bytes: Uint8Array) {
+      chunks.push(new TextDecoder().decode(bytes));
+      return Promise.resolve(bytes.length);
+    },
+  };
+  return { writer, chunks };
+}
+
 Deno.test("a log line starts with its time, level and message", () => {
   const line = logLine("info", "request", { status: 200 });
   assertEquals(Object.keys(line), ["time", "level", "msg", "status"]);
@@ -17,13 +29,7 @@ Deno.test("an error is described with its name, message and cause", () => {
 });
 
 Deno.test("the stdout logger gathers lines and writes them together, in order", async () => {
-  const chunks: string[] = [];
-  const writer = {
-    write(bytes: Uint8Array) {
-      chunks.push(new TextDecoder().decode(bytes));
-      return Promise.resolve(bytes.length);
-    },
-  };
+  const { writer, chunks } = collectingWriter();
   const log = stdoutLogger({ writer, delayMs: 5 });
   log(logLine("info", "first", { n: 1 }));
   log.later!({ msg: "second" }, JSON.stringify);
@@ -61,13 +67,7 @@ Deno.test("the stdout logger writes at once when enough lines wait, and finishes
 });
 
 Deno.test("a line logged for later is rendered when the lines are written, not before", async () => {
-  const chunks: string[] = [];
-  const writer = {
-    write(bytes: Uint8Array) {
-      chunks.push(new TextDecoder().decode(bytes));
-      return Promise.resolve(bytes.length);
-    },
-  };
+  const { writer, chunks } = collectingWriter();
   const log = stdoutLogger({ writer, delayMs: 60_000 });
   let rendered = 0;
   const render = (fields: { n: number }) => {
@@ -83,13 +83,7 @@ Deno.test("a line logged for later is rendered when the lines are written, not b
 });
 
 Deno.test("a line that cannot be rendered is written as an error, and costs no other line", async () => {
-  let text = "";
-  const writer = {
-    write(bytes: Uint8Array) {
-      text += new TextDecoder().decode(bytes);
-      return Promise.resolve(bytes.length);
-    },
-  };
+  const { writer, chunks } = collectingWriter();
   const log = stdoutLogger({ writer, delayMs: 60_000 });
   log(logLine("info", "before"));
   log.later!(null, () => {
@@ -97,7 +91,7 @@ Deno.test("a line that cannot be rendered is written as an error, and costs no o
   });
   log(logLine("info", "after"));
   await log.flush!();
-  const lines = text.trimEnd().split("\n").map((line) => JSON.parse(line));
+  const lines = chunks.join("").trimEnd().split("\n").map((line) => JSON.parse(line));
   assertEquals(lines.map((line) => line.msg), [
     "before",
     "a log line could not be written",
