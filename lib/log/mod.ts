@@ -35,7 +35,10 @@ export interface StdoutLoggerOptions {
   writer?: { write(bytes: Uint8Array): Promise<number> };
   /** Longest a line waits before it is written, in ms; default 100. */
   delayMs?: number;
-  /** Pending lines that make a write start at once; default 1,000. */
+  /**
+   * Pending lines that make a write start at once; default 200. Kept small so that, under load,
+   * pending lines are written before the garbage collector moves them to the old generation.
+   */
   maxLines?: number;
 }
 
@@ -49,7 +52,7 @@ export interface StdoutLoggerOptions {
 export function stdoutLogger(options: StdoutLoggerOptions = {}): Logger {
   const writer = options.writer ?? Deno.stdout;
   const delayMs = options.delayMs ?? 100;
-  const maxLines = Math.max(options.maxLines ?? 1000, 1);
+  const maxLines = Math.max(options.maxLines ?? 200, 1);
   const encoder = new TextEncoder();
   // Lines waiting, each a value and the function that renders it.
   let values: unknown[] = [];
