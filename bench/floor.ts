@@ -1,9 +1,10 @@
 /**
  * The floor under the redirect: a bare `Deno.serve` that reads what the redirect must read of
  * each request (method, path, `User-Agent`, `Referer`, `X-Request-Id`, the peer address), finds
- * the slug in a map, and answers a copy of that link's 302 with the request id added. No
- * visit is recorded, nothing is counted or logged; the clock is read as the redirect reads it. What it costs beyond the ceiling
- * (`bench/ceiling.ts`) is what any redirect with the service's headers costs on this runtime.
+ * the slug in a map, and answers a copy of that link's 302 with the request id added. The
+ * clock is read as the redirect reads it; no visit is recorded, nothing is counted or logged.
+ * What it costs beyond the ceiling (`bench/ceiling.ts`) is what any redirect with the service's
+ * headers costs on this runtime.
  * Usage: `deno run --allow-net bench/floor.ts PORT`; it answers the bench's slugs `b0`...
  * @module
  */

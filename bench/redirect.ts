@@ -105,13 +105,13 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     );
     const script = await wrkScript(paths);
     await using service = await startBenchService(store.path, { pin });
-    const first = n === 0;
-    const origins = first
+    const withFloor = n === 0;
+    const origins = withFloor
       ? [ceiling.origin, floor.origin, service.origin]
       : [ceiling.origin, service.origin];
     const measured = await measure(origins, script);
     const mine = measured[measured.length - 1]!;
-    if (first) {
+    if (withFloor) {
       rows.push(row("bare Deno.serve 302 (ceiling)", paths.length, measured[0]!));
       rows.push(row("floor: the redirect's reads, no work", paths.length, measured[1]!));
       shared.push(await sideBySide("floor", floor.origin, ceiling.origin, script, load, rounds));

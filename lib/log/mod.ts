@@ -119,7 +119,10 @@ export function logLine(
 let lastMs = 0;
 let lastIso = "";
 
-/** The time `ms` (epoch ms, default now) in ISO 8601, made once per millisecond however many lines ask. */
+/**
+ * The time `ms` (epoch ms, default now) in ISO 8601, made once per millisecond however many
+ * lines ask.
+ */
 export function isoTime(ms: number = Date.now()): string {
   if (ms !== lastMs) {
     lastMs = ms;
