@@ -48,13 +48,17 @@ export interface FlushOutcome {
   dropped: number;
 }
 
-// An atomic allows 100 checks (one per link here) and 1,000 mutations, but a chunk is kept
-// well below that: building and handing over a commit holds the event loop for some 8 µs a
-// mutation, and requests wait meanwhile. Chunks of 30 links keep the redirect's p99 a third
-// lower under load than chunks of 90, at the same throughput on a small store and 5-7% less on
-// one of 1,000,000 links, where each commit costs more (docs/benchmarks.md).
+// An atomic allows 100 checks (one per link here) and 1,000 mutations, but a commit is kept
+// far below that: on one core, building a commit and the store's work on it hold the event loop
+// for some 0.3 ms plus 75 µs a link, and requests wait meanwhile. So a flush takes about
+// COMMITS_PER_FLUSH commits of at least MIN_LINKS links: a second's 1,000 links go ten at a
+// time, which side by side gave the redirect a p99 a quarter lower than thirty at a time, for
+// 1-6% of its throughput. Each commit costs the store some 200 µs of CPU, so a large flush,
+// where that adds up, takes up to MAX_LINKS a commit (docs/benchmarks.md).
+const COMMITS_PER_FLUSH = 100;
+const MIN_LINKS = 10;
 const MAX_LINKS = 30;
-const MAX_MUTATIONS = 300;
+const MUTATIONS_PER_LINK = 10;
 
 /** Options of {@linkcode writeVisits}. */
 export interface WriteVisitsOptions {
@@ -100,13 +104,23 @@ export async function writeVisits(
   return total;
 }
 
-/** Links in chunks one commit can hold: each costs a check, three writes and its sums. */
-function* chunksOf(links: LinkVisits[]): Generator<LinkVisits[]> {
+/** The most links one commit of a flush of `count` links takes. */
+export function linksPerCommit(count: number): number {
+  return Math.min(MAX_LINKS, Math.max(MIN_LINKS, Math.ceil(count / COMMITS_PER_FLUSH)));
+}
+
+/**
+ * Links in chunks of at most {@linkcode linksPerCommit} links, each costing a check, three
+ * writes and its sums: a chunk of many shares holds fewer links.
+ */
+export function* chunksOf(links: LinkVisits[]): Generator<LinkVisits[]> {
+  const maxLinks = linksPerCommit(links.length);
+  const maxMutations = maxLinks * MUTATIONS_PER_LINK;
   let chunk: LinkVisits[] = [];
   let mutations = 0;
   for (const link of links) {
     const cost = 5 + link.referrers.size + link.devices.size + link.countries.size;
-    if (chunk.length >= MAX_LINKS || (chunk.length > 0 && mutations + cost > MAX_MUTATIONS)) {
+    if (chunk.length >= maxLinks || (chunk.length > 0 && mutations + cost > maxMutations)) {
       yield chunk;
       chunk = [];
       mutations = 0;

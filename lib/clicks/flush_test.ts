@@ -1,0 +1,40 @@
+import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
+import { chunksOf, linksPerCommit, type LinkVisits } from "./flush.ts";
+
+function visits(count: number, referrers = 1): LinkVisits[] {
+  return Array.from({ length: count }, (_, i) => ({
+    slug: `s${i}`,
+    id: `id${i}`,
+    title: "",
+    clicks: 1,
+    lastUsedAt: 0,
+    day: "2026-11-23",
+    referrers: new Map(Array.from({ length: referrers }, (_, r) => [`site${r}.example`, 1])),
+    devices: new Map([["desktop", 1]]),
+    countries: new Map([["GB", 1]]),
+  }));
+}
+
+Deno.test("a small flush commits few links at a time, a large one more", () => {
+  assertEquals(linksPerCommit(1), 10);
+  assertEquals(linksPerCommit(1_000), 10);
+  assertEquals(linksPerCommit(2_001), 21);
+  assertEquals(linksPerCommit(20_000), 30);
+});
+
+Deno.test("chunks keep every link once, in order, within the commit's size", () => {
+  for (const count of [0, 1, 9, 10, 11, 1_000, 2_500, 20_000]) {
+    const links = visits(count);
+    const chunks = [...chunksOf(links)];
+    assertEquals(chunks.flat(), links);
+    assert(chunks.every((chunk) => chunk.length > 0 && chunk.length <= linksPerCommit(count)));
+  }
+  assertEquals([...chunksOf(visits(1_000))].length, 100);
+});
+
+Deno.test("links with many shares go fewer to a commit, and a huge one alone", () => {
+  const chunks = [...chunksOf(visits(40, 20))];
+  assert(chunks.every((chunk) => chunk.length <= 3), "each link costs 27 of 100 mutations");
+  const huge = [...chunksOf([...visits(2), ...visits(1, 300), ...visits(2)])];
+  assertEquals(huge.map((chunk) => chunk.length), [2, 1, 2]);
+});
