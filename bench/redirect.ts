@@ -42,6 +42,8 @@ const CONNECTIONS = 50;
 interface Measured extends WrkResult {
   /** Median of this server's req/s over the ceiling's in the same round. */
   ratio: number;
+  /** The service's longest click wait seen (`lapse_clicks_waiting_seconds`), when polled. */
+  clickWait?: number;
 }
 
 /** Runs the comparison and prints it. */
@@ -83,6 +85,7 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     fixed(m.ratio),
     fixed(m.p50, 3),
     fixed(m.p99, 3),
+    m.clickWait === undefined ? "" : fixed(m.clickWait, 1),
     m.errors,
   ];
   const rows: (string | number)[][] = [];
@@ -109,8 +112,9 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     const origins = withFloor
       ? [ceiling.origin, floor.origin, service.origin]
       : [ceiling.origin, service.origin];
+    const wait = watchClickWait(service.origin);
     const measured = await measure(origins, script);
-    const mine = measured[measured.length - 1]!;
+    const mine = { ...measured[measured.length - 1]!, clickWait: await wait.stop() };
     if (withFloor) {
       rows.push(row("bare Deno.serve 302 (ceiling)", paths.length, measured[0]!));
       rows.push(row("floor: the redirect's reads, no work", paths.length, measured[1]!));
@@ -120,7 +124,14 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     if (distinct === Math.min(size, inLoad)) bySize.set(size, mine);
     rows.push(row(`lapse, ${size.toLocaleString("en")} links`, paths.length, mine));
   }
-  printTable(["server", "slugs in load", "req/s", "x ceiling", "p50 ms", "p99 ms", "errors"], rows);
+  printTable(
+    ["server", "slugs in load", "req/s", "x ceiling", "p50 ms", "p99 ms", "click wait s", "errors"],
+    rows,
+  );
+  console.log(
+    "\n(click wait: the longest the oldest unwritten visit had waited, polled every 0.5 s; " +
+      "the contract allows click figures to lag by 2 s)",
+  );
   console.log(
     "\nSide by side on one core, each server under its own wrk at the same moment " +
       `(${sizes[0]!.toLocaleString("en")} links): the ratio of their costs per request\n`,
@@ -137,6 +148,34 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
       `(goal <= 1.2); ratio to the ceiling ${fixed(first.ratio)} (goal >= 0.75); ` +
       `p99 ${fixed(first.p99, 2)} ms (goal <= 5 ms)`,
   );
+}
+
+/**
+ * Polls the service's `/metrics` every half second until stopped, for the longest click wait
+ * it reports, in seconds.
+ */
+function watchClickWait(origin: string): { stop(): Promise<number> } {
+  let longest = 0;
+  let running = true;
+  const polling = (async () => {
+    while (running) {
+      try {
+        const text = await (await fetch(`${origin}/metrics`)).text();
+        const sample = /^lapse_clicks_waiting_seconds (\S+)$/m.exec(text);
+        if (sample) longest = Math.max(longest, Number(sample[1]));
+      } catch {
+        // a scrape that fails under load is tried again at the next poll
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await polling;
+      return longest;
+    },
+  };
 }
 
 /** Starts a bare server script of the bench on a free port, pinned to core 0. */

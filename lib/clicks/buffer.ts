@@ -49,6 +49,8 @@ interface Batch {
   dayEnd: number;
   links: Map<string, PendingLink>;
   size: number;
+  /** When its first visit was recorded (epoch ms); 0 while it has none. */
+  firstAt: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -63,6 +65,8 @@ export class ClickBuffer {
   #retry: Batch[] = [];
   // Visitors waiting in #retry, kept up to date so the hot path need not add them up.
   #retrySize = 0;
+  // Batches a flush is writing now: out of #retry, not yet written.
+  #writing: Batch[] = [];
   #touched = new Map<string, RankedName>();
   #known: KnownStats = new Map();
   #flushing: Promise<void> | null = null;
@@ -82,6 +86,18 @@ export class ClickBuffer {
   /** Visits recorded and not yet written (distinct visitors per link). */
   get pending(): number {
     return this.#batch.size + this.#retrySize;
+  }
+
+  /**
+   * How long the oldest batch of visits not yet fully written has waited, in ms at `now`; 0
+   * when every visit is written. Clicks lag their visits by at most this much.
+   */
+  waitingMs(now: number = this.#store.now()): number {
+    let oldest = now;
+    for (const batch of [...this.#writing, ...this.#retry, this.#batch]) {
+      if (batch.size > 0 && batch.firstAt < oldest) oldest = batch.firstAt;
+    }
+    return now - oldest;
   }
 
   /** Visits dropped because the buffer was full while the store failed. */
@@ -128,6 +144,7 @@ export class ClickBuffer {
         count: 1,
         last: now,
       });
+      if (batch.size === 0) batch.firstAt = now;
       if (++batch.size >= this.#threshold) queueMicrotask(() => void this.flush());
     }
     this.#options.onRecorded?.(1);
@@ -158,6 +175,7 @@ export class ClickBuffer {
     if (this.#batch.size > 0) this.#rollOver(this.#store.now());
     const batches = this.#retry;
     this.#keepForRetry([]);
+    this.#writing = batches;
     try {
       for (const [i, batch] of batches.entries()) {
         try {
@@ -173,6 +191,8 @@ export class ClickBuffer {
       this.#touched.clear();
     } catch (error) {
       this.#report("click flush failed, will retry", error);
+    } finally {
+      this.#writing = [];
     }
   }
 
@@ -206,7 +226,7 @@ export class ClickBuffer {
 
   #newBatch(now: number): Batch {
     const dayStart = now - (now % DAY_MS);
-    return { day: dayOf(now), dayEnd: dayStart + DAY_MS, links: new Map(), size: 0 };
+    return { day: dayOf(now), dayEnd: dayStart + DAY_MS, links: new Map(), size: 0, firstAt: 0 };
   }
 
   #classifierReady(): Promise<VisitClassifier> {

@@ -181,3 +181,28 @@ Deno.test("a link another instance wrote since this one's last flush is read aga
   assertEquals(await tally(store, CLICKS), 0);
   assertEquals((await store.kv.get(linkStatsKey(link.id))).value, null);
 });
+
+Deno.test("the wait of the oldest unwritten visit grows until a flush writes it", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "wait" }, options);
+  const faults = { commits: 1, down: false };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, {
+    log: () => {},
+  });
+  assertEquals(buffer.waitingMs(), 0);
+  buffer.record(link, visit());
+  store.advance(600);
+  buffer.record(link, visit({ userAgent: MOBILE_UA }));
+  assertEquals(buffer.waitingMs(), 600);
+  await buffer.flush(); // fails, keeps the visits
+  store.advance(900);
+  buffer.record(link, visit({ referer: "https://news.example/" }));
+  assertEquals(buffer.waitingMs(), 1_500, "the failed batch waits on, the oldest first");
+  await buffer.flush();
+  assertEquals(buffer.waitingMs(), 0);
+  store.advance(300);
+  buffer.record(link, visit());
+  assertEquals(buffer.waitingMs(), 0, "a visit is waiting from the moment it is recorded");
+  store.advance(250);
+  assertEquals(buffer.waitingMs(), 250);
+});

@@ -15,6 +15,8 @@ export interface ScrapeReadings {
   liveLinks: number | null;
   /** Whether the store answered the scrape's read. */
   storeUp: boolean;
+  /** How long the oldest visit not yet written to the store may have waited, in seconds. */
+  clicksWaitingSeconds: number;
 }
 
 /** The whole scrape: every series of `metrics` and the `readings`, as exposition text. */
@@ -52,6 +54,12 @@ export function renderMetrics(metrics: Metrics, readings: ScrapeReadings): strin
     help: "Clicks written from the click buffer to the store.",
     value: metrics.clicksFlushed.value,
   });
+  text.family("lapse_clicks_waiting_seconds", {
+    type: "gauge",
+    help: "How long the oldest visit not yet written to the store may have waited, in " +
+      "seconds; 0 when every visit is written. Click figures lag visits by at most this.",
+  });
+  text.sample("lapse_clicks_waiting_seconds", readings.clicksWaitingSeconds);
 
   text.family("lapse_rate_limited_total", {
     type: "counter",

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../tests/_helpers
 import { escapeLabelValue, formatNumber, renderMetrics } from "./exposition.ts";
 import { createMetrics } from "./mod.ts";
 
-const READINGS = { version: "1.1.0", liveLinks: 3, storeUp: true };
+const READINGS = { version: "1.1.0", liveLinks: 3, storeUp: true, clicksWaitingSeconds: 0.25 };
 
 Deno.test("every family of a scrape has HELP and TYPE lines before its samples", () => {
   const text = renderMetrics(createMetrics(), READINGS);
@@ -22,6 +22,7 @@ Deno.test("every family of a scrape has HELP and TYPE lines before its samples",
       "lapse_redirect_duration_seconds",
       "lapse_clicks_recorded_total",
       "lapse_clicks_flushed_total",
+      "lapse_clicks_waiting_seconds",
       "lapse_rate_limited_total",
       "lapse_sweep_runs_total",
       "lapse_swept_links_total",
@@ -50,6 +51,7 @@ Deno.test("a scrape writes counts, histogram buckets and readings as samples", (
   assertStringIncludes(text, "lapse_redirect_duration_seconds_count 1\n");
   assertStringIncludes(text, "lapse_clicks_recorded_total 5\n");
   assertStringIncludes(text, "lapse_clicks_flushed_total 0\n");
+  assertStringIncludes(text, "lapse_clicks_waiting_seconds 0.25\n");
   assertStringIncludes(text, 'lapse_rate_limited_total{limit="create"} 1\n');
   assertStringIncludes(text, "lapse_live_links 3\n");
   assertStringIncludes(text, "lapse_store_up 1\n");

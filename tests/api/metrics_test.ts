@@ -151,15 +151,20 @@ Deno.test("the click counters follow the click buffer: recorded on the redirect,
   const before = await scrape(t.request);
   assertEquals(valueOf(before, "lapse_clicks_recorded_total"), 0);
   assertEquals(valueOf(before, "lapse_clicks_flushed_total"), 0);
+  assertEquals(valueOf(before, "lapse_clicks_waiting_seconds"), 0);
   await t.request("/counted", { headers: { "User-Agent": DESKTOP_UA } });
+  t.advance(700);
   await t.request("/counted", { headers: { "User-Agent": BOT_UA } });
   await t.request("/counted", { method: "HEAD" });
+  t.advance(800);
   const recorded = await scrape(t.request);
   assertEquals(valueOf(recorded, "lapse_clicks_recorded_total"), 2);
   assertEquals(valueOf(recorded, "lapse_clicks_flushed_total"), 0);
+  assertEquals(valueOf(recorded, "lapse_clicks_waiting_seconds"), 1.5, "since the first visit");
   await t.deps.clicks.flush();
   const flushed = await scrape(t.request);
   assertEquals(valueOf(flushed, "lapse_clicks_flushed_total"), 2);
+  assertEquals(valueOf(flushed, "lapse_clicks_waiting_seconds"), 0);
 });
 
 Deno.test("each app keeps its own figures", async () => {
