@@ -176,3 +176,42 @@ export async function startBenchService(
     timeoutMs: 60_000,
   });
 }
+
+/** One reading of the service's click wait. */
+export interface ClickWaitSample {
+  /** Seconds since polling began. */
+  at: number;
+  /** `lapse_clicks_waiting_seconds`. */
+  seconds: number;
+}
+
+/**
+ * Polls the service's `/metrics` every half second until stopped, for its click wait: how long
+ * the oldest visit not yet written had waited.
+ */
+export function watchClickWait(origin: string): { stop(): Promise<ClickWaitSample[]> } {
+  const samples: ClickWaitSample[] = [];
+  const start = performance.now();
+  let running = true;
+  const polling = (async () => {
+    while (running) {
+      try {
+        const text = await (await fetch(`${origin}/metrics`)).text();
+        const sample = /^lapse_clicks_waiting_seconds (\S+)$/m.exec(text);
+        if (sample) {
+          samples.push({ at: (performance.now() - start) / 1000, seconds: Number(sample[1]) });
+        }
+      } catch {
+        // a scrape that fails under load is tried again at the next poll
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await polling;
+      return samples;
+    },
+  };
+}

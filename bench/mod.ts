@@ -1,8 +1,9 @@
 /**
  * `deno task bench [section...]`: the service's benchmarks, figures printed, nothing asserted.
- * Sections: redirect, creates, stats, listing, sweep, startup, passwords.
+ * Sections: redirect, clicks, creates, stats, listing, sweep, startup, passwords.
  * @module
  */
+import { benchClickWait } from "./click_wait.ts";
 import { benchCreates } from "./creates.ts";
 import { benchListing } from "./listing.ts";
 import { benchPasswords } from "./passwords.ts";
@@ -13,6 +14,7 @@ import { benchSweep } from "./sweep.ts";
 
 const SECTIONS: Record<string, () => Promise<unknown>> = {
   redirect: () => benchRedirect(),
+  clicks: () => benchClickWait(),
   creates: () => benchCreates(),
   stats: () => benchStats(),
   listing: () => benchListing(),
