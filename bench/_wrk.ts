@@ -196,13 +196,14 @@ export function watchClickWait(origin: string): { stop(): Promise<ClickWaitSampl
   const polling = (async () => {
     while (running) {
       try {
-        const text = await (await fetch(`${origin}/metrics`)).text();
+        const scrape = await fetch(`${origin}/metrics`, { signal: AbortSignal.timeout(5_000) });
+        const text = await scrape.text();
         const sample = /^lapse_clicks_waiting_seconds (\S+)$/m.exec(text);
         if (sample) {
           samples.push({ at: (performance.now() - start) / 1000, seconds: Number(sample[1]) });
         }
       } catch {
-        // a scrape that fails under load is tried again at the next poll
+        // a scrape that fails or stalls under load is tried again at the next poll
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }

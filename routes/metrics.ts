@@ -17,8 +17,8 @@ export const spec: RouteSpec = {
     summary: "Metrics",
     description: "Prometheus text exposition format 0.0.4. Requests by route pattern, method " +
       "and status; the redirect's latency; clicks recorded and flushed, and how long the " +
-      "oldest unwritten visit has waited; rate-limit refusals " +
-      "by limit; sweeps and links swept; live links read from the store at scrape time. " +
+      "oldest unwritten visit has waited; rate-limit refusals by limit; sweeps and links " +
+      "swept; live links read from the store at scrape time. " +
       "Always 200: when the store does not answer within 1 s, `lapse_live_links` is left out " +
       "and `lapse_store_up` is 0. Not rate limited.",
     responses: {

@@ -89,15 +89,16 @@ export class ClickBuffer {
   }
 
   /**
-   * How long the oldest batch of visits not yet fully written has waited, in ms at `now`; 0
-   * when every visit is written. Clicks lag their visits by at most this much.
+   * How long the oldest batch of visits not yet fully written has waited since its first visit,
+   * in ms at `now`; 0 when every visit is written. Clicks lag their visits by at most this much.
    */
   waitingMs(now: number = this.#store.now()): number {
-    let oldest = now;
+    let oldest = Infinity;
     for (const batch of [...this.#writing, ...this.#retry, this.#batch]) {
       if (batch.size > 0 && batch.firstAt < oldest) oldest = batch.firstAt;
     }
-    return now - oldest;
+    // A clock set back past the first visit reads as no wait, never as a negative one.
+    return oldest === Infinity ? 0 : Math.max(0, now - oldest);
   }
 
   /** Visits dropped because the buffer was full while the store failed. */
@@ -176,10 +177,12 @@ export class ClickBuffer {
     const batches = this.#retry;
     this.#keepForRetry([]);
     this.#writing = batches;
+    // After an outage there is a batch per second of it; their links together size the commits.
+    const links = batches.reduce((sum, batch) => sum + batch.links.size, 0);
     try {
       for (const [i, batch] of batches.entries()) {
         try {
-          await this.#write(batch);
+          await this.#write(batch, links);
         } catch (error) {
           // Keep this batch and the rest for the next flush; nothing recorded is lost.
           this.#keepForRetry([...this.#retry, ...batches.slice(i)]);
@@ -196,10 +199,11 @@ export class ClickBuffer {
     }
   }
 
-  async #write(batch: Batch): Promise<void> {
+  async #write(batch: Batch, flushLinks: number): Promise<void> {
     const classifier = await this.#classifierReady();
     const visits = [...batch.links.values()].map((link) => summarize(link, batch.day, classifier));
     await writeVisits(this.#store, visits, {
+      flushLinks,
       touched: this.#touched,
       known: this.#known,
       onCommitted: (chunk, outcome) => {

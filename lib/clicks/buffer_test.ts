@@ -205,4 +205,5 @@ Deno.test("the wait of the oldest unwritten visit grows until a flush writes it"
   assertEquals(buffer.waitingMs(), 0, "a visit is waiting from the moment it is recorded");
   store.advance(250);
   assertEquals(buffer.waitingMs(), 250);
+  assertEquals(buffer.waitingMs(store.now() - 1_000), 0, "a clock set back: no negative wait");
 });

@@ -64,6 +64,11 @@ const MUTATIONS_PER_LINK = 10;
 export interface WriteVisitsOptions {
   /** Told of each committed chunk and what it wrote. */
   onCommitted(chunk: LinkVisits[], outcome: FlushOutcome): void;
+  /**
+   * Links the whole flush writes, when `links` is one of several batches; sets how many links
+   * a commit takes. Default `links.length`.
+   */
+  flushLinks?: number;
   /** Gathers the ranked names whose counts changed, for {@linkcode rerank} after. */
   touched: Map<string, RankedName>;
   /**
@@ -93,7 +98,7 @@ export async function writeVisits(
   options: WriteVisitsOptions,
 ): Promise<FlushOutcome> {
   const total: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
-  for (const chunk of chunksOf(links)) {
+  for (const chunk of chunksOf(links, options.flushLinks)) {
     // Each chunk waits on the store, so requests are served between chunks.
     const outcome = await writeChunk(store, chunk, options);
     options.onCommitted(chunk, outcome);
@@ -110,11 +115,14 @@ export function linksPerCommit(count: number): number {
 }
 
 /**
- * Links in chunks of at most {@linkcode linksPerCommit} links, each costing a check, three
- * writes and its sums: a chunk of many shares holds fewer links.
+ * Links in chunks of at most {@linkcode linksPerCommit} links of a flush of `flushLinks`, each
+ * costing a check, three writes and its sums: a chunk of many shares holds fewer links.
  */
-export function* chunksOf(links: LinkVisits[]): Generator<LinkVisits[]> {
-  const maxLinks = linksPerCommit(links.length);
+export function* chunksOf(
+  links: LinkVisits[],
+  flushLinks: number = links.length,
+): Generator<LinkVisits[]> {
+  const maxLinks = linksPerCommit(flushLinks);
   const maxMutations = maxLinks * MUTATIONS_PER_LINK;
   let chunk: LinkVisits[] = [];
   let mutations = 0;

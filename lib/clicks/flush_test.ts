@@ -32,6 +32,11 @@ Deno.test("chunks keep every link once, in order, within the commit's size", () 
   assertEquals([...chunksOf(visits(1_000))].length, 100);
 });
 
+Deno.test("a batch of a large flush goes as many links to a commit as the whole flush", () => {
+  const chunks = [...chunksOf(visits(100), 20_000)];
+  assertEquals(chunks.map((chunk) => chunk.length), [30, 30, 30, 10]);
+});
+
 Deno.test("links with many shares go fewer to a commit, and a huge one alone", () => {
   const chunks = [...chunksOf(visits(40, 20))];
   assert(chunks.every((chunk) => chunk.length <= 3), "each link costs 27 of 100 mutations");
