@@ -94,6 +94,12 @@ export function printTable(header: string[], rows: (string | number)[][]): void 
   }
 }
 
+/** The paths of `count` of `slugs`, spread evenly over them. */
+export function spreadPaths(slugs: string[], count: number): string[] {
+  const step = Math.max(1, Math.floor(slugs.length / count));
+  return slugs.filter((_, i) => i % step === 0).slice(0, count).map((slug) => `/${slug}`);
+}
+
 /**
  * Makes `count` links quickly for a benchmark: a hundred to a commit, with the same keys and
  * tallies a create writes. Returns their slugs.

@@ -6,7 +6,7 @@
  * figures to lag visits by 2 s.
  * @module
  */
-import { fixed, freshStore, printTable, seedLinksFast } from "./_lib.ts";
+import { fixed, freshStore, printTable, seedLinksFast, spreadPaths } from "./_lib.ts";
 import {
   canPin,
   ensureWrk,
@@ -49,8 +49,7 @@ export async function benchClickWait(options: ClickWaitBenchOptions = {}): Promi
   const rows: (string | number)[][] = [];
   for (const count of counts) {
     await using service = await startBenchService(store.path, { pin });
-    const step = Math.max(1, Math.floor(slugs.length / count));
-    const paths = slugs.filter((_, i) => i % step === 0).slice(0, count).map((s) => `/${s}`);
+    const paths = spreadPaths(slugs, count);
     const script = await wrkScript(paths);
     const wait = watchClickWait(service.origin);
     const load = await runWrk(service.origin, {

@@ -9,7 +9,7 @@
  * @module
  */
 import { freePort, type ServiceProcess, startProcess } from "../tests/_helpers/server.ts";
-import { fixed, freshStore, printTable, seedLinksFast } from "./_lib.ts";
+import { fixed, freshStore, printTable, seedLinksFast, spreadPaths } from "./_lib.ts";
 import {
   canPin,
   ensureWrk,
@@ -103,10 +103,7 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     const slugs = await seedLinksFast(store, size);
     store.kv.close();
     // Slugs spread evenly over the whole store, the same number at every size.
-    const step = Math.max(1, Math.floor(slugs.length / distinct));
-    const paths = slugs.filter((_, i) => i % step === 0).slice(0, distinct).map((slug) =>
-      `/${slug}`
-    );
+    const paths = spreadPaths(slugs, distinct);
     const script = await wrkScript(paths);
     await using service = await startBenchService(store.path, { pin });
     const withFloor = n === 0;

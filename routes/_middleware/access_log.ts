@@ -50,9 +50,8 @@ export function accessLine(fields: AccessFields, at?: number): LogLine {
  * the characters {@linkcode SAFE_REQUEST_ID} allows.
  */
 export function accessJson(entry: AccessEntry): string {
-  return `{"time":"${
-    isoTime(entry.at)
-  }","level":"info","msg":"request","method":"${entry.method}",` +
+  const time = isoTime(entry.at);
+  return `{"time":"${time}","level":"info","msg":"request","method":"${entry.method}",` +
     `"route":"${entry.route}","path":"${entry.path}","status":${entry.status},` +
     `"durationMs":${entry.durationMs},"requestId":"${entry.requestId}"}`;
 }
