@@ -22,7 +22,8 @@ import { writeAccess } from "./_middleware/access_log.ts";
 import { REDIRECT_ROUTE } from "./_middleware/metrics.ts";
 import { requestIdFor } from "./_middleware/request_id.ts";
 import { renderPage } from "./_lib/html.ts";
-import { type HeaderReader, headersOf } from "./_lib/request_headers.ts";
+import { type HeaderReader, servedHeadersOf } from "./_lib/request_headers.ts";
+import { ResponseReuse, type ReusableResponse } from "./_lib/reusable_response.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
 import { notFound } from "./_404.tsx";
 
@@ -72,25 +73,20 @@ const COUNTRY_HEADERS = ["cf-ipcountry", "x-vercel-ip-country", "x-country-code"
 
 /** The 302 to `record`'s destination: the referrer travels on, and no cache keeps the visit. */
 export function redirectTo(record: DatedLinkRecord, requestId: string): Response {
-  const response = baseRedirect(record);
-  response.headers.set("x-request-id", requestId);
-  return response;
-}
-
-function baseRedirect(record: DatedLinkRecord): Response {
   return new Response(null, {
     status: 302,
-    headers: {
-      location: record.url,
-      "referrer-policy": "unsafe-url",
-      "cache-control": "no-store",
-      "access-control-allow-origin": "*",
-    },
+    headers: { ...redirectHeaders(record), "x-request-id": requestId },
   });
 }
 
-// Each cached link's redirect, built once: a copy of it is far cheaper than building one.
-const builtRedirects = new WeakMap<CachedLink, Response>();
+function redirectHeaders(record: DatedLinkRecord): Record<string, string> {
+  return {
+    location: record.url,
+    "referrer-policy": "unsafe-url",
+    "cache-control": "no-store",
+    "access-control-allow-origin": "*",
+  };
+}
 
 /** Records a GET's visit for the click figures; tracking never breaks a redirect. */
 function recordVisit(
@@ -125,6 +121,9 @@ export function fastRedirect(
   deps: AppDeps,
 ): (request: Request, connection?: ConnectionInfo) => Response | null {
   const { store, metrics, log } = deps;
+  // Each cached link's redirect, built once and answered again with each request's id.
+  const reuse = new ResponseReuse();
+  const built = new WeakMap<CachedLink, ReusableResponse>();
   return function fastRedirect(request, connection) {
     const method = request.method;
     if (method !== "GET" && method !== "HEAD") return null;
@@ -138,16 +137,16 @@ export function fastRedirect(
     const start = performance.now();
     // Read one header at a time: touching `request.headers` takes the answer off the
     // runtime's synchronous path.
-    const headers = headersOf(request);
+    const served = servedHeadersOf(request);
+    const headers = served ?? request.headers;
     const id = requestIdFor(headers.get("x-request-id"));
     if (method === "GET") recordVisit(deps, record, headers, connection, now);
-    let built = builtRedirects.get(cached);
-    if (built === undefined) {
-      built = baseRedirect(record);
-      builtRedirects.set(cached, built);
+    let redirect = built.get(cached);
+    if (redirect === undefined) {
+      redirect = reuse.build(302, redirectHeaders(record), "x-request-id");
+      built.set(cached, redirect);
     }
-    const response = built.clone();
-    response.headers.set("x-request-id", id);
+    const response = redirect.answer(id, served !== null);
     const seconds = (performance.now() - start) / 1000;
     metrics.requests.inc(REDIRECT_ROUTE, method, 302);
     metrics.redirectSeconds.observe(seconds);

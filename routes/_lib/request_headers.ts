@@ -45,8 +45,16 @@ function isServedRequest(value: unknown): value is ServedRequest {
  * once answered.
  */
 export function headersOf(request: Request): HeaderReader {
+  return servedHeadersOf(request) ?? request.headers;
+}
+
+/**
+ * The one-at-a-time reader of a request served by `Deno.serve`, or `null` for any other
+ * request (built by a test, served by another runtime).
+ */
+export function servedHeadersOf(request: Request): HeaderReader | null {
   const served = servedRequestOf(request);
-  if (served === null) return request.headers;
+  if (served === null) return null;
   return {
     get(name) {
       return served.header(name) ?? null;

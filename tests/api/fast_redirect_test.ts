@@ -123,3 +123,36 @@ Deno.test("a cached link with a query string still redirects", async () => {
   assertEquals(res.status, 302);
   assertEquals(res.headers.get("location"), "https://example.com/q");
 });
+
+Deno.test("served over HTTP, concurrent redirects each carry their own request id and link", async () => {
+  await using t = await testApp();
+  const slugs = ["alpha", "bravo", "charlie"];
+  for (const slug of slugs) {
+    await t.json("/api/create", { url: `https://example.com/${slug}`, slug });
+  }
+  await using server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    (request, info) => t.app.fetch(request, info),
+  );
+  const origin = `http://127.0.0.1:${server.addr.port}`;
+  const visit = async (slug: string, id: string) => {
+    const res = await fetch(`${origin}/${slug}`, {
+      redirect: "manual",
+      headers: { "X-Request-Id": id, "User-Agent": DESKTOP_UA },
+    });
+    await res.body?.cancel();
+    return [res.status, res.headers.get("location"), res.headers.get("x-request-id")];
+  };
+  // The first visit of each link reads it through the router; the rest are served from cache.
+  for (const slug of slugs) await visit(slug, "warm");
+  const asked = Array.from({ length: 300 }, (_, i) => [slugs[i % 3]!, `req-${i}`] as const);
+  const answered = await Promise.all(asked.map(([slug, id]) => visit(slug, id)));
+  assertEquals(answered, asked.map(([slug, id]) => [302, `https://example.com/${slug}`, id]));
+  const fresh = await visit("alpha", "not safe to log: spaces");
+  assertEquals(fresh.slice(0, 2), [302, "https://example.com/alpha"]);
+  assertNotEquals(fresh[2], "not safe to log: spaces");
+  await t.request("/api/remove?slug=bravo", { method: "DELETE" });
+  assertEquals((await visit("bravo", "after"))[0], 404);
+  await t.deps.clicks.flush();
+  assertEquals((await (await t.request("/api/unshorten?slug=alpha")).json()).clicks, 102);
+});
