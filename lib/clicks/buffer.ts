@@ -201,8 +201,7 @@ export class ClickBuffer {
 
   async #write(batch: Batch, flushLinks: number): Promise<void> {
     const classifier = await this.#classifierReady();
-    const visits = [...batch.links.values()].map((link) => summarize(link, batch.day, classifier));
-    await writeVisits(this.#store, visits, {
+    await writeVisits(this.#store, summaries(batch, classifier), {
       flushLinks,
       touched: this.#touched,
       known: this.#known,
@@ -247,6 +246,14 @@ export class ClickBuffer {
   #report(message: string, error: unknown): void {
     (this.#options.log ?? ((text, cause) => console.error(text, cause)))(message, error);
   }
+}
+
+/**
+ * Each link of `batch` summarized as it is taken, so a flush does that work a chunk at a time
+ * between its commits. Links leave the batch as their chunks commit, while this runs.
+ */
+function* summaries(batch: Batch, classifier: VisitClassifier): Generator<LinkVisits> {
+  for (const link of batch.links.values()) yield summarize(link, batch.day, classifier);
 }
 
 function summarize(link: PendingLink, day: string, classifier: VisitClassifier): LinkVisits {

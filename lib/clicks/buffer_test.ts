@@ -126,6 +126,29 @@ Deno.test("a failed flush is logged and retried, losing nothing", async () => {
   assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 3);
 });
 
+Deno.test("a failed flush of a link written before counts its visits once, on the retry", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "again" }, options);
+  const faults = { commits: 0, down: false };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+  buffer.record(link, visit());
+  await buffer.flush(); // the link's figures are now this process's own
+  buffer.record(link, visit());
+  buffer.record(link, visit({ referer: "https://news.example/" }));
+  faults.commits = 1;
+  await buffer.flush();
+  assertEquals(buffer.pending, 2);
+  await buffer.flush();
+  assertEquals(buffer.pending, 0);
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 3);
+  assertEquals(await tally(store, CLICKS), 3);
+  assertEquals(await tally(store, REFERRERS, "news.example"), 1);
+  buffer.record(link, visit());
+  await buffer.flush();
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 4);
+  assertEquals(await tally(store, CLICKS), 4);
+});
+
 Deno.test("visits on either side of midnight count on their own days", async () => {
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "late" }, options);

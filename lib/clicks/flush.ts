@@ -65,10 +65,10 @@ export interface WriteVisitsOptions {
   /** Told of each committed chunk and what it wrote. */
   onCommitted(chunk: LinkVisits[], outcome: FlushOutcome): void;
   /**
-   * Links the whole flush writes, when `links` is one of several batches; sets how many links
-   * a commit takes. Default `links.length`.
+   * Links the whole flush writes (more than `links` when they are one of several batches); sets
+   * how many links a commit takes.
    */
-  flushLinks?: number;
+  flushLinks: number;
   /** Gathers the ranked names whose counts changed, for {@linkcode rerank} after. */
   touched: Map<string, RankedName>;
   /**
@@ -89,12 +89,14 @@ const MAX_KNOWN = 100_000;
  * Writes the visits of many links, a chunk at a time: each chunk is one atomic commit that
  * checks every link's figures it read, retried when another writer moved first. Visits of a
  * link whose figures are gone (removed, expired and swept) are dropped. Yields to the event
- * loop between chunks. Throws on a store failure; chunks already committed stay committed, and
- * `onCommitted` has been told of each of them.
+ * loop between chunks, and takes `links` from their iterator only as chunks need them, so a
+ * caller that summarizes links as they are taken does that work between commits too. Throws on
+ * a store failure; chunks already committed stay committed, and `onCommitted` has been told of
+ * each of them.
  */
 export async function writeVisits(
   store: Store,
-  links: LinkVisits[],
+  links: Iterable<LinkVisits>,
   options: WriteVisitsOptions,
 ): Promise<FlushOutcome> {
   const total: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
@@ -119,8 +121,8 @@ export function linksPerCommit(count: number): number {
  * costing a check, three writes and its sums: a chunk of many shares holds fewer links.
  */
 export function* chunksOf(
-  links: LinkVisits[],
-  flushLinks: number = links.length,
+  links: Iterable<LinkVisits>,
+  flushLinks: number,
 ): Generator<LinkVisits[]> {
   const maxLinks = linksPerCommit(flushLinks);
   const maxMutations = maxLinks * MUTATIONS_PER_LINK;
@@ -164,7 +166,11 @@ async function writeChunk(
         outcome.dropped += link.clicks + bots;
         return;
       }
-      const stats = readLinkStats(entry.value);
+      // Figures this process wrote last are its own object: added to in place, no copy made.
+      // A commit that fails forgets them (below), so they are never added to twice.
+      const stats = known.get(link.id)?.value === entry.value
+        ? entry.value as LinkStats
+        : readLinkStats(entry.value);
       const before = BigInt(clicksOf(stats));
       if (link.clicks > 0) {
         add(CLICKS, addShare(stats, CLICKS, "", link.clicks), link.clicks);
@@ -192,7 +198,13 @@ async function writeChunk(
     for (const { kind, name, count } of sums.values()) {
       atomic.sum(tallyKey(kind, name), BigInt(count));
     }
-    const result = await retryLocked(() => atomic.commit());
+    let result: Deno.KvCommitResult | Deno.KvCommitError;
+    try {
+      result = await retryLocked(() => atomic.commit());
+    } catch (error) {
+      for (const link of chunk) known.delete(link.id);
+      throw error;
+    }
     if (!result.ok) {
       // Another writer moved first: forget what this chunk remembered, and read again.
       for (const link of chunk) known.delete(link.id);
@@ -202,7 +214,8 @@ async function writeChunk(
       const id = String(entry.key[1]);
       known.delete(id); // re-inserted last, so the oldest are forgotten first
       if (known.size >= MAX_KNOWN) known.delete(known.keys().next().value!);
-      known.set(id, { ...entry, versionstamp: result.versionstamp });
+      entry.versionstamp = result.versionstamp;
+      known.set(id, entry);
     }
     for (const { kind, name } of sums.values()) {
       if (RANKED_KINDS.has(kind)) touched.set(`${kind}\u0000${name}`, { kind, name });
