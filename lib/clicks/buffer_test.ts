@@ -105,6 +105,28 @@ Deno.test("a flush of thousands of links splits into commits within the store's 
   assert(counters.every((c) => c.clicks === 2));
 });
 
+Deno.test("a flush large enough for the biggest commits stays within the store's limits", async () => {
+  await using store = await memoryStore();
+  const links = [];
+  for (let i = 0; i < 9_000; i++) {
+    links.push(await createLink(store, { url: `example.com/${i}` }, options));
+  }
+  const buffer = new ClickBuffer(store);
+  for (const [i, link] of links.entries()) {
+    // Several shares a link, each a sum in its commit: the mutation budget, not the link
+    // count, is what bounds these commits.
+    buffer.record(link, visit({ referer: `https://site${i % 300}.example/` }));
+    buffer.record(link, visit({ userAgent: MOBILE_UA, client: `81.2.69.${i % 250}` }));
+    buffer.record(link, visit({ client: `2a00:1450:4001:81b::${i.toString(16)}` }));
+  }
+  await buffer.flush();
+  assertEquals(buffer.pending, 0);
+  assertEquals(await tally(store, CLICKS), 27_000);
+  assertEquals(await tally(store, REFERRERS, "site7.example"), 30);
+  const counters = await readCounters(store, [links[0]!.id, links[8_999]!.id]);
+  assertEquals(counters.map((c) => c.clicks), [3, 3]);
+});
+
 Deno.test("a failed flush is logged and retried, losing nothing", async () => {
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "retry" }, options);
