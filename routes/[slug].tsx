@@ -115,7 +115,10 @@ function recordVisit(
  * The redirect's fast path, tried before the router: a GET or HEAD of a single path segment
  * whose open, live link this process has cached is answered at once, with the same headers,
  * count, log line and click as the route below gives. Anything else returns `null` and goes on
- * to the router.
+ * to the router. On a request served by `Deno.serve`, the answer is the link's one shared
+ * response (`_lib/reusable_response.ts`), so it goes straight back to `Deno.serve`, as
+ * `app.fetch` hands it: a caller that held it, or read it before the runtime wrote it out,
+ * could see the next visit's request id.
  */
 export function fastRedirect(
   deps: AppDeps,
