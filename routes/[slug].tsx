@@ -149,7 +149,6 @@ export function fastRedirect(
       redirect = reuse.build(302, redirectHeaders(record), "x-request-id");
       built.set(cached, redirect);
     }
-    const response = redirect.answer(id, served !== null);
     const seconds = (performance.now() - start) / 1000;
     metrics.requests.inc(REDIRECT_ROUTE, method, 302);
     metrics.redirectSeconds.observe(seconds);
@@ -162,7 +161,8 @@ export function fastRedirect(
       durationMs: Math.round(seconds * 1e6) / 1000,
       requestId: id,
     });
-    return response;
+    // Last, so that nothing above can leave a shared answer handed out but never sent.
+    return redirect.answer(id, served !== null);
   };
 }
 

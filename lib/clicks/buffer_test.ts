@@ -119,12 +119,20 @@ Deno.test("a flush large enough for the biggest commits stays within the store's
     buffer.record(link, visit({ userAgent: MOBILE_UA, client: `81.2.69.${i % 250}` }));
     buffer.record(link, visit({ client: `2a00:1450:4001:81b::${i.toString(16)}` }));
   }
+  // And a few links visited from pages on long host names, each name a key of its own.
+  const long = (i: number) => `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.h${i}.example`;
+  for (const [i, link] of links.slice(0, 1_000).entries()) {
+    for (let r = 0; r < 4; r++) {
+      buffer.record(link, visit({ referer: `https://${long(i * 4 + r)}/page` }));
+    }
+  }
   await buffer.flush();
   assertEquals(buffer.pending, 0);
-  assertEquals(await tally(store, CLICKS), 27_000);
+  assertEquals(await tally(store, CLICKS), 31_000);
   assertEquals(await tally(store, REFERRERS, "site7.example"), 30);
+  assertEquals(await tally(store, REFERRERS, long(3_999)), 1);
   const counters = await readCounters(store, [links[0]!.id, links[8_999]!.id]);
-  assertEquals(counters.map((c) => c.clicks), [3, 3]);
+  assertEquals(counters.map((c) => c.clicks), [7, 3]);
 });
 
 Deno.test("a failed flush is logged and retried, losing nothing", async () => {

@@ -6,6 +6,7 @@
  */
 import { getManyChunked } from "../kv/get_many.ts";
 import { linkRankKey, linkStatsKey, tallyKey } from "../kv/keys.ts";
+import { isTooLarge } from "../kv/guard.ts";
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 import {
@@ -61,6 +62,12 @@ const COMMITS_PER_FLUSH = 100;
 const MIN_LINKS = 10;
 const MAX_LINKS = 90;
 const MUTATIONS_PER_LINK = 10;
+// An atomic allows 80 KiB of keys in all. A link's own keys (its figures, two rank keys, its
+// day's and the clicks' sums) take well under KEY_BYTES_PER_LINK; each name it counts is one
+// more sum's key, of up to three bytes a character. A commit is kept to MAX_KEY_BYTES of them.
+const KEY_BYTES_PER_LINK = 400;
+const KEY_BYTES_PER_NAME = 40;
+const MAX_KEY_BYTES = 64 * 1024;
 
 /** Options of {@linkcode writeVisits}. */
 export interface WriteVisitsOptions {
@@ -105,7 +112,6 @@ export async function writeVisits(
   for (const chunk of chunksOf(links, options.flushLinks)) {
     // Each chunk waits on the store, so requests are served between chunks.
     const outcome = await writeChunk(store, chunk, options);
-    options.onCommitted(chunk, outcome);
     total.clicks += outcome.clicks;
     total.bots += outcome.bots;
     total.dropped += outcome.dropped;
@@ -120,7 +126,8 @@ export function linksPerCommit(count: number): number {
 
 /**
  * Links in chunks of at most {@linkcode linksPerCommit} links of a flush of `flushLinks`, each
- * costing a check, three writes and its sums: a chunk of many shares holds fewer links.
+ * costing a check, three writes and its sums: a chunk of many shares holds fewer links, and so
+ * does one of long names (a referring host can take 253 characters, and each name is a key).
  */
 export function* chunksOf(
   links: Iterable<LinkVisits>,
@@ -130,19 +137,40 @@ export function* chunksOf(
   const maxMutations = maxLinks * MUTATIONS_PER_LINK;
   let chunk: LinkVisits[] = [];
   let mutations = 0;
+  let keyBytes = 0;
   for (const link of links) {
     const cost = 5 + link.referrers.size + link.devices.size + link.countries.size;
-    if (chunk.length >= maxLinks || (chunk.length > 0 && mutations + cost > maxMutations)) {
+    const bytes = linkKeyBytes(link);
+    if (
+      chunk.length >= maxLinks ||
+      (chunk.length > 0 && (mutations + cost > maxMutations || keyBytes + bytes > MAX_KEY_BYTES))
+    ) {
       yield chunk;
       chunk = [];
       mutations = 0;
+      keyBytes = 0;
     }
     chunk.push(link);
     mutations += cost;
+    keyBytes += bytes;
   }
   if (chunk.length > 0) yield chunk;
 }
 
+/** A generous bound on the bytes of the keys a link's part of a commit writes. */
+function linkKeyBytes(link: LinkVisits): number {
+  let bytes = KEY_BYTES_PER_LINK;
+  for (const names of [link.referrers, link.devices, link.countries]) {
+    for (const name of names.keys()) bytes += name.length * 3 + KEY_BYTES_PER_NAME;
+  }
+  return bytes;
+}
+
+/**
+ * Writes one chunk, read and built afresh when another writer moved first. A chunk the store
+ * refuses for its size (figures grown large, long names) is written as two halves instead.
+ * `onCommitted` is told of each part as it commits.
+ */
 async function writeChunk(
   store: Store,
   chunk: LinkVisits[],
@@ -150,63 +178,23 @@ async function writeChunk(
 ): Promise<FlushOutcome> {
   const { known, touched } = options;
   for (;;) {
-    const entries = await readLinkFigures(store, chunk, known);
-    const written: Deno.KvEntry<LinkStats>[] = [];
-    const atomic = store.kv.atomic();
-    const sums = new Map<string, { kind: string; name: string; count: number }>();
-    const add = (kind: string, name: string, count: number) => {
-      const key = `${kind}\u0000${name}`;
-      const sum = sums.get(key);
-      if (sum) sum.count += count;
-      else sums.set(key, { kind, name, count });
-    };
-    const outcome: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
-    chunk.forEach((link, i) => {
-      const entry = entries[i]!;
-      const bots = link.devices.get("bot") ?? 0;
-      if (entry.value === null) {
-        outcome.dropped += link.clicks + bots;
-        return;
-      }
-      // Figures this process wrote last are its own object: added to in place, no copy made.
-      // A commit that fails forgets them (below), so they are never added to twice.
-      const stats = known.get(link.id)?.value === entry.value
-        ? entry.value as LinkStats
-        : readLinkStats(entry.value);
-      const before = BigInt(clicksOf(stats));
-      if (link.clicks > 0) {
-        add(CLICKS, addShare(stats, CLICKS, "", link.clicks), link.clicks);
-        add(DAY_CLICKS, addShare(stats, DAY_CLICKS, link.day, link.clicks), link.clicks);
-        stats.lastUsedAt = Math.max(stats.lastUsedAt ?? 0, link.lastUsedAt);
-        if (before > 0n) atomic.delete(linkRankKey(before, link.id));
-        atomic.set(linkRankKey(before + BigInt(link.clicks), link.id), {
-          slug: link.slug,
-          title: link.title,
-        });
-      }
-      for (
-        const [kind, counts] of [[REFERRERS, link.referrers], [DEVICES, link.devices], [
-          COUNTRIES,
-          link.countries,
-        ]] as const
-      ) {
-        for (const [name, count] of counts) add(kind, addShare(stats, kind, name, count), count);
-      }
-      atomic.check(entry).set(entry.key, stats);
-      written.push({ key: entry.key, value: stats, versionstamp: "" });
-      outcome.clicks += link.clicks;
-      outcome.bots += bots;
-    });
-    for (const { kind, name, count } of sums.values()) {
-      atomic.sum(tallyKey(kind, name), BigInt(count));
-    }
-    let result: Deno.KvCommitResult | Deno.KvCommitError;
+    let attempt: ChunkAttempt;
     try {
-      result = await retryLocked(() => atomic.commit());
+      attempt = await commitChunk(store, chunk, known);
     } catch (error) {
+      // The figures may have been added to in place: forget them, and read them again.
       for (const link of chunk) known.delete(link.id);
-      throw error;
+      if (!isTooLarge(error) || chunk.length === 1) throw error;
+      const half = Math.ceil(chunk.length / 2);
+      const first = await writeChunk(store, chunk.slice(0, half), options);
+      const second = await writeChunk(store, chunk.slice(half), options);
+      return {
+        clicks: first.clicks + second.clicks,
+        bots: first.bots + second.bots,
+        dropped: first.dropped + second.dropped,
+      };
     }
+    const { result, written, sums, outcome } = attempt;
     if (!result.ok) {
       // Another writer moved first: forget what this chunk remembered, and read again.
       for (const link of chunk) known.delete(link.id);
@@ -219,11 +207,85 @@ async function writeChunk(
       entry.versionstamp = result.versionstamp;
       known.set(id, entry);
     }
-    for (const { kind, name } of sums.values()) {
+    for (const { kind, name } of sums) {
       if (RANKED_KINDS.has(kind)) touched.set(`${kind}\u0000${name}`, { kind, name });
     }
+    options.onCommitted(chunk, outcome);
     return outcome;
   }
+}
+
+/** One try at a chunk's commit, and what it would write. */
+interface ChunkAttempt {
+  result: Deno.KvCommitResult | Deno.KvCommitError;
+  /** Each link's new figures, as committed. */
+  written: Deno.KvEntry<LinkStats>[];
+  /** The tallies' sums. */
+  sums: Iterable<{ kind: string; name: string }>;
+  outcome: FlushOutcome;
+}
+
+/**
+ * Reads the chunk's figures, adds its visits to them and commits, checked against what it read.
+ * The figures this process wrote last are added to in place; whoever catches a throw here must
+ * forget them.
+ */
+async function commitChunk(
+  store: Store,
+  chunk: LinkVisits[],
+  known: KnownStats,
+): Promise<ChunkAttempt> {
+  const entries = await readLinkFigures(store, chunk, known);
+  const written: Deno.KvEntry<LinkStats>[] = [];
+  const atomic = store.kv.atomic();
+  const sums = new Map<string, { kind: string; name: string; count: number }>();
+  const add = (kind: string, name: string, count: number) => {
+    const key = `${kind}\u0000${name}`;
+    const sum = sums.get(key);
+    if (sum) sum.count += count;
+    else sums.set(key, { kind, name, count });
+  };
+  const outcome: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
+  chunk.forEach((link, i) => {
+    const entry = entries[i]!;
+    const bots = link.devices.get("bot") ?? 0;
+    if (entry.value === null) {
+      outcome.dropped += link.clicks + bots;
+      return;
+    }
+    // Figures this process wrote last are its own object: added to in place, no copy made.
+    const stats = known.get(link.id)?.value === entry.value
+      ? entry.value as LinkStats
+      : readLinkStats(entry.value);
+    const before = BigInt(clicksOf(stats));
+    if (link.clicks > 0) {
+      add(CLICKS, addShare(stats, CLICKS, "", link.clicks), link.clicks);
+      add(DAY_CLICKS, addShare(stats, DAY_CLICKS, link.day, link.clicks), link.clicks);
+      stats.lastUsedAt = Math.max(stats.lastUsedAt ?? 0, link.lastUsedAt);
+      if (before > 0n) atomic.delete(linkRankKey(before, link.id));
+      atomic.set(linkRankKey(before + BigInt(link.clicks), link.id), {
+        slug: link.slug,
+        title: link.title,
+      });
+    }
+    for (
+      const [kind, counts] of [[REFERRERS, link.referrers], [DEVICES, link.devices], [
+        COUNTRIES,
+        link.countries,
+      ]] as const
+    ) {
+      for (const [name, count] of counts) add(kind, addShare(stats, kind, name, count), count);
+    }
+    atomic.check(entry).set(entry.key, stats);
+    written.push({ key: entry.key, value: stats, versionstamp: "" });
+    outcome.clicks += link.clicks;
+    outcome.bots += bots;
+  });
+  for (const { kind, name, count } of sums.values()) {
+    atomic.sum(tallyKey(kind, name), BigInt(count));
+  }
+  const result = await retryLocked(() => atomic.commit());
+  return { result, written, sums: sums.values(), outcome };
 }
 
 /** Each link's figures: as this process last wrote them when it remembers, else as stored. */

@@ -1,5 +1,15 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
-import { chunksOf, linksPerCommit, type LinkVisits } from "./flush.ts";
+import { memoryStore, tally } from "../../tests/_helpers/store.ts";
+import { linkStatsKey } from "../kv/keys.ts";
+import { CLICKS, REFERRERS } from "../tallies/kinds.ts";
+import { type LinkStats, newLinkStats } from "../tallies/shares.ts";
+import {
+  chunksOf,
+  type KnownStats,
+  linksPerCommit,
+  type LinkVisits,
+  writeVisits,
+} from "./flush.ts";
 
 function visits(count: number, referrers = 1): LinkVisits[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -59,4 +69,56 @@ Deno.test("chunks take links from their iterator only as each chunk needs them",
   assertEquals(taken, 11, "the first chunk and the link that did not fit it");
   chunks.next();
   assertEquals(taken, 21);
+});
+
+Deno.test("links counting long names go fewer to a commit, within the store's 80 KiB of keys", () => {
+  const host = (i: number) =>
+    `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.site${i}.example`;
+  const links = visits(9_000).map((link, i) => ({
+    ...link,
+    referrers: new Map(Array.from({ length: 4 }, (_, r) => [host(i * 4 + r), 1])),
+  }));
+  const chunks = [...chunksOf(links, links.length)];
+  assertEquals(chunks.flat().length, 9_000);
+  for (const chunk of chunks) {
+    const nameBytes = chunk.reduce(
+      (sum, link) => sum + [...link.referrers.keys()].reduce((n, name) => n + name.length, 0),
+      0,
+    );
+    assert(nameBytes < 40 * 1024, `a chunk of ${chunk.length} links names ${nameBytes} bytes`);
+  }
+  assert(chunks[0]!.length < linksPerCommit(9_000));
+});
+
+Deno.test("a chunk the store refuses for its size is written in halves, each told of", async () => {
+  await using store = await memoryStore();
+  // Forty links whose stored figures are large (100 referring hosts of some 250 characters
+  // each): together over the 800 KiB one commit may write, each well within a record's 64 KiB.
+  const links = visits(40);
+  for (const link of links) {
+    const stats: LinkStats = newLinkStats(null);
+    stats.shares[REFERRERS] = Object.fromEntries(
+      Array.from({ length: 100 }, (_, r) => [`${"r".repeat(240)}${r}.example`, 1]),
+    );
+    await store.kv.set(linkStatsKey(link.id), stats);
+  }
+  const committed: number[] = [];
+  const known: KnownStats = new Map();
+  const outcome = await writeVisits(store, links, {
+    flushLinks: 20_000, // as many links to a commit as the largest flush takes
+    touched: new Map(),
+    known,
+    onCommitted: (chunk, part) => {
+      committed.push(chunk.length);
+      assertEquals(part.clicks, chunk.length);
+    },
+  });
+  assertEquals(outcome, { clicks: 40, bots: 0, dropped: 0 });
+  assert(committed.length > 1, `written as ${committed.length} commit(s)`);
+  assertEquals(committed.reduce((a, b) => a + b, 0), 40);
+  assertEquals(await tally(store, CLICKS), 40);
+  const stored = await store.kv.get<LinkStats>(linkStatsKey(links[39]!.id));
+  assertEquals(stored.value?.shares[CLICKS]?.[""], 1);
+  assertEquals(Object.keys(stored.value?.shares[REFERRERS] ?? {}).length, 101);
+  assertEquals(known.size, 40);
 });

@@ -118,6 +118,8 @@ export class ReusableResponse {
    * The response with the varying header set to `value`. `served` says whether it goes
    * straight back to `Deno.serve`, which writes it out at once: only such an answer may be the
    * shared object. Anything else (an in-process request, a test) gets a copy of its own.
+   * `value` must already be a valid header value: the shared answer takes it as it is, without
+   * the checks `Headers.set` makes (the redirect's request ids are checked when made).
    */
   answer(value: string, served: boolean): Response {
     if (served && this.#shared !== null) {

@@ -130,9 +130,14 @@ Deno.test("served over HTTP, concurrent redirects each carry their own request i
   for (const slug of slugs) {
     await t.json("/api/create", { url: `https://example.com/${slug}`, slug });
   }
+  const answers = new Set<Response>();
   await using server = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen() {} },
-    (request, info) => t.app.fetch(request, info),
+    (request, info) => {
+      const response = t.app.fetch(request, info);
+      if (response instanceof Response && response.status === 302) answers.add(response);
+      return response;
+    },
   );
   const origin = `http://127.0.0.1:${server.addr.port}`;
   const visit = async (slug: string, id: string) => {
@@ -145,9 +150,12 @@ Deno.test("served over HTTP, concurrent redirects each carry their own request i
   };
   // The first visit of each link reads it through the router; the rest are served from cache.
   for (const slug of slugs) await visit(slug, "warm");
+  answers.clear();
   const asked = Array.from({ length: 300 }, (_, i) => [slugs[i % 3]!, `req-${i}`] as const);
   const answered = await Promise.all(asked.map(([slug, id]) => visit(slug, id)));
   assertEquals(answered, asked.map(([slug, id]) => [302, `https://example.com/${slug}`, id]));
+  // Each cached link answered with its one shared response, whatever the request's id.
+  assertEquals(answers.size, slugs.length);
   const fresh = await visit("alpha", "not safe to log: spaces");
   assertEquals(fresh.slice(0, 2), [302, "https://example.com/alpha"]);
   assertNotEquals(fresh[2], "not safe to log: spaces");
