@@ -214,6 +214,12 @@ export class ClickBuffer {
         }
         this.#options.onFlushed?.(outcome);
       },
+      onRefused: (link, error) => {
+        this.#report(
+          `click figures of link ${link.slug} are too large to write; visits dropped`,
+          error,
+        );
+      },
     });
   }
 

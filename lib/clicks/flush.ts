@@ -45,7 +45,7 @@ export interface FlushOutcome {
   clicks: number;
   /** Bot visits written. */
   bots: number;
-  /** Visits dropped because their link was gone by then. */
+  /** Visits dropped: their link was gone by then, or its figures too large to write. */
   dropped: number;
 }
 
@@ -73,6 +73,11 @@ const MAX_KEY_BYTES = 64 * 1024;
 export interface WriteVisitsOptions {
   /** Told of each committed chunk and what it wrote. */
   onCommitted(chunk: LinkVisits[], outcome: FlushOutcome): void;
+  /**
+   * Told of a link whose figures the store refuses to take even alone (too large for a record);
+   * its visits are dropped rather than left to block every flush after.
+   */
+  onRefused(link: LinkVisits, error: unknown): void;
   /**
    * Links the whole flush writes (more than `links` when they are one of several batches); sets
    * how many links a commit takes.
@@ -168,8 +173,9 @@ function linkKeyBytes(link: LinkVisits): number {
 
 /**
  * Writes one chunk, read and built afresh when another writer moved first. A chunk the store
- * refuses for its size (figures grown large, long names) is written as two halves instead.
- * `onCommitted` is told of each part as it commits.
+ * refuses for its size (figures grown large, long names) is written as two halves instead, down
+ * to a single link, whose visits are then dropped. `onCommitted` is told of each part as it
+ * commits.
  */
 async function writeChunk(
   store: Store,
@@ -184,7 +190,18 @@ async function writeChunk(
     } catch (error) {
       // The figures may have been added to in place: forget them, and read them again.
       for (const link of chunk) known.delete(link.id);
-      if (!isTooLarge(error) || chunk.length === 1) throw error;
+      if (!isTooLarge(error)) throw error;
+      if (chunk.length === 1) {
+        const link = chunk[0]!;
+        options.onRefused(link, error);
+        const dropped = {
+          clicks: 0,
+          bots: 0,
+          dropped: link.clicks + (link.devices.get("bot") ?? 0),
+        };
+        options.onCommitted(chunk, dropped);
+        return dropped;
+      }
       const half = Math.ceil(chunk.length / 2);
       const first = await writeChunk(store, chunk.slice(0, half), options);
       const second = await writeChunk(store, chunk.slice(half), options);

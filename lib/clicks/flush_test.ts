@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, tally } from "../../tests/_helpers/store.ts";
 import { linkStatsKey } from "../kv/keys.ts";
-import { CLICKS, REFERRERS } from "../tallies/kinds.ts";
+import { CLICKS, DAY_CLICKS, REFERRERS } from "../tallies/kinds.ts";
 import { type LinkStats, newLinkStats } from "../tallies/shares.ts";
 import {
   chunksOf,
@@ -112,6 +112,9 @@ Deno.test("a chunk the store refuses for its size is written in halves, each tol
       committed.push(chunk.length);
       assertEquals(part.clicks, chunk.length);
     },
+    onRefused: (link) => {
+      throw new Error(`${link.slug} refused`);
+    },
   });
   assertEquals(outcome, { clicks: 40, bots: 0, dropped: 0 });
   assert(committed.length > 1, `written as ${committed.length} commit(s)`);
@@ -121,4 +124,37 @@ Deno.test("a chunk the store refuses for its size is written in halves, each tol
   assertEquals(stored.value?.shares[CLICKS]?.[""], 1);
   assertEquals(Object.keys(stored.value?.shares[REFERRERS] ?? {}).length, 101);
   assertEquals(known.size, 40);
+});
+
+Deno.test("a link whose figures the store cannot take even alone loses its visits, not the flush", async () => {
+  await using store = await memoryStore();
+  const links = visits(3);
+  for (const link of links) await store.kv.set(linkStatsKey(link.id), newLinkStats(null));
+  // The middle link's figures: as many days as a record holds, so that one more day is too many
+  // (a link may live ten years).
+  const days: Record<string, number> = {};
+  const big: LinkStats = newLinkStats(null);
+  big.shares[DAY_CLICKS] = days;
+  for (let day = 0;; day++) {
+    days[`2000-01-${String(day).padStart(6, "0")}`] = 1;
+    try {
+      await store.kv.set(linkStatsKey(links[1]!.id), big);
+    } catch {
+      delete days[`2000-01-${String(day).padStart(6, "0")}`];
+      break;
+    }
+  }
+  const refused: string[] = [];
+  const outcome = await writeVisits(store, links, {
+    flushLinks: 20_000,
+    touched: new Map(),
+    known: new Map(),
+    onCommitted: () => {},
+    onRefused: (link) => refused.push(link.slug),
+  });
+  assertEquals(outcome, { clicks: 2, bots: 0, dropped: 1 });
+  assertEquals(refused, [links[1]!.slug]);
+  assertEquals(await tally(store, CLICKS), 2);
+  const stored = await store.kv.get<LinkStats>(linkStatsKey(links[1]!.id));
+  assertEquals(stored.value?.shares[CLICKS], undefined, "the big link's figures are as they were");
 });
