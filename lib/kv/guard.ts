@@ -105,10 +105,6 @@ function selfIterator<T>(this: T): T {
   return this;
 }
 
-function isCallerFault(message: string): boolean {
-  return /key|value|must be|Invalid|too large|too many/i.test(message);
-}
-
 /**
  * Whether `error` is the store refusing a commit for its size: too many checks or mutations,
  * or keys or values too large in total. Such a commit never succeeds; a smaller one may.
@@ -121,6 +117,7 @@ function toStoreError(error: unknown): unknown {
   if (error instanceof StoreUnavailableError) return error;
   // Invalid keys or values, and a commit past the store's limits, are the caller's fault, not
   // the store's.
-  if (error instanceof TypeError && isCallerFault(error.message)) return error;
+  if (isTooLarge(error)) return error;
+  if (error instanceof TypeError && /key|value|must be|Invalid/i.test(error.message)) return error;
   return new StoreUnavailableError(error);
 }

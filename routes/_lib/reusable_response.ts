@@ -64,7 +64,7 @@ export class ResponseReuse {
     const inner = innerOf(shared);
     const pair = inner?.headerList.find(([name]) => name === varying);
     if (inner === null || pair === undefined) {
-      return new ReusableResponse(this, template, varying, null, null);
+      return new ReusableResponse(this, template, varying, null);
     }
     const list = inner.headerList;
     Object.defineProperty(inner, "headerList", {
@@ -75,20 +75,26 @@ export class ResponseReuse {
         return list;
       },
     });
-    return new ReusableResponse(this, template, varying, shared, pair);
+    return new ReusableResponse(this, template, varying, { response: shared, pair });
   }
 
-  /** Hands out `shared` with `pair` set to `value`, or says no when that is not safe. */
-  share(shared: Response, pair: [string, string], value: string): Response | null {
+  /** Hands out `shared` with its varying header set to `value`, or null when that is not safe. */
+  share(shared: SharedAnswer, value: string): Response | null {
     if (!this.#sharing) return null;
     if (this.#unread) {
       this.#sharing = false; // the runtime finishes answers later: copies from now on
       return null;
     }
-    pair[1] = value;
+    shared.pair[1] = value;
     this.#unread = true;
-    return shared;
+    return shared.response;
   }
+}
+
+/** A shared response, and the entry of its header list that each answer sets. */
+interface SharedAnswer {
+  response: Response;
+  pair: [string, string];
 }
 
 /** One response answered many times, with its own value of one header each time. */
@@ -96,22 +102,19 @@ export class ReusableResponse {
   #reuse: ResponseReuse;
   #template: Response;
   #varying: string;
-  #shared: Response | null;
-  #pair: [string, string] | null;
+  #shared: SharedAnswer | null;
 
   /** Use {@linkcode ResponseReuse.build}. */
   constructor(
     reuse: ResponseReuse,
     template: Response,
     varying: string,
-    shared: Response | null,
-    pair: [string, string] | null,
+    shared: SharedAnswer | null,
   ) {
     this.#reuse = reuse;
     this.#template = template;
     this.#varying = varying;
     this.#shared = shared;
-    this.#pair = pair;
   }
 
   /**
@@ -123,7 +126,7 @@ export class ReusableResponse {
    */
   answer(value: string, served: boolean): Response {
     if (served && this.#shared !== null) {
-      const shared = this.#reuse.share(this.#shared, this.#pair!, value);
+      const shared = this.#reuse.share(this.#shared, value);
       if (shared !== null) return shared;
     }
     const copy = this.#template.clone();
