@@ -113,15 +113,21 @@ export async function writeVisits(
   links: Iterable<LinkVisits>,
   options: WriteVisitsOptions,
 ): Promise<FlushOutcome> {
-  const total: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
+  let total: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
   for (const chunk of chunksOf(links, options.flushLinks)) {
     // Each chunk waits on the store, so requests are served between chunks.
-    const outcome = await writeChunk(store, chunk, options);
-    total.clicks += outcome.clicks;
-    total.bots += outcome.bots;
-    total.dropped += outcome.dropped;
+    total = sumOutcomes(total, await writeChunk(store, chunk, options));
   }
   return total;
+}
+
+function sumOutcomes(a: FlushOutcome, b: FlushOutcome): FlushOutcome {
+  return { clicks: a.clicks + b.clicks, bots: a.bots + b.bots, dropped: a.dropped + b.dropped };
+}
+
+/** Every visit of `link`, by people and bots. */
+function visitsOf(link: LinkVisits): number {
+  return link.clicks + (link.devices.get("bot") ?? 0);
 }
 
 /** The most links one commit of a flush of `count` links takes. */
@@ -194,22 +200,14 @@ async function writeChunk(
       if (chunk.length === 1) {
         const link = chunk[0]!;
         options.onRefused(link, error);
-        const dropped = {
-          clicks: 0,
-          bots: 0,
-          dropped: link.clicks + (link.devices.get("bot") ?? 0),
-        };
+        const dropped = { clicks: 0, bots: 0, dropped: visitsOf(link) };
         options.onCommitted(chunk, dropped);
         return dropped;
       }
       const half = Math.ceil(chunk.length / 2);
       const first = await writeChunk(store, chunk.slice(0, half), options);
       const second = await writeChunk(store, chunk.slice(half), options);
-      return {
-        clicks: first.clicks + second.clicks,
-        bots: first.bots + second.bots,
-        dropped: first.dropped + second.dropped,
-      };
+      return sumOutcomes(first, second);
     }
     const { result, written, sums, outcome } = attempt;
     if (!result.ok) {
@@ -265,9 +263,8 @@ async function commitChunk(
   const outcome: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
   chunk.forEach((link, i) => {
     const entry = entries[i]!;
-    const bots = link.devices.get("bot") ?? 0;
     if (entry.value === null) {
-      outcome.dropped += link.clicks + bots;
+      outcome.dropped += visitsOf(link);
       return;
     }
     // Figures this process wrote last are its own object: added to in place, no copy made.
@@ -296,7 +293,7 @@ async function commitChunk(
     atomic.check(entry).set(entry.key, stats);
     written.push({ key: entry.key, value: stats, versionstamp: "" });
     outcome.clicks += link.clicks;
-    outcome.bots += bots;
+    outcome.bots += link.devices.get("bot") ?? 0;
   });
   for (const { kind, name, count } of sums.values()) {
     atomic.sum(tallyKey(kind, name), BigInt(count));
