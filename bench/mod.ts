@@ -1,10 +1,11 @@
 /**
  * `deno task bench [section...]`: the service's benchmarks, figures printed, nothing asserted.
- * Sections: redirect, clicks, creates, stats, listing, sweep, startup, passwords.
+ * Sections: redirect, clicks, flush, creates, stats, listing, sweep, startup, passwords.
  * @module
  */
 import { benchClickWait } from "./click_wait.ts";
 import { benchCreates } from "./creates.ts";
+import { benchFlush } from "./flush.ts";
 import { benchListing } from "./listing.ts";
 import { benchPasswords } from "./passwords.ts";
 import { benchRedirect } from "./redirect.ts";
@@ -15,6 +16,7 @@ import { benchSweep } from "./sweep.ts";
 const SECTIONS: Record<string, () => Promise<unknown>> = {
   redirect: () => benchRedirect(),
   clicks: () => benchClickWait(),
+  flush: () => benchFlush(),
   creates: () => benchCreates(),
   stats: () => benchStats(),
   listing: () => benchListing(),

@@ -1,0 +1,190 @@
+/**
+ * What writing clicks costs the process, apart from the redirect: the CPU a flush spends per link
+ * (all of the process's threads, the store's own included) when a second's visits to 1,000
+ * links are written, one visitor a link, on a 1,000- and a 100,000-link store. The buffer's own
+ * flush is measured with the links visited in the store's order and shuffled; beneath it, the
+ * writing alone (`writeVisits`, no classifying) at ten links a commit (what a flush of 1,000
+ * links takes) and ninety (the most a commit takes), in both orders. Beside them, one commit of a
+ * single sum: what any commit costs the store however small it is.
+ * @module
+ */
+import process from "node:process";
+import {
+  type KnownStats,
+  linksPerCommit,
+  type LinkVisits,
+  writeVisits,
+} from "../lib/clicks/flush.ts";
+import { getManyChunked } from "../lib/kv/get_many.ts";
+import { linkKey } from "../lib/kv/keys.ts";
+import type { Store } from "../lib/kv/store.ts";
+import { ClickBuffer } from "../lib/clicks/buffer.ts";
+import type { DatedLinkRecord } from "../lib/links/mod.ts";
+import { dayOf } from "../lib/tallies/kinds.ts";
+import { fixed, freshStore, printTable, seedLinksFast, spreadPaths } from "./_lib.ts";
+import { BROWSER_UA, median } from "./_wrk.ts";
+
+/** Options of {@linkcode benchFlush}. */
+export interface FlushBenchOptions {
+  /** Stored links per scenario; default 1k and 100k. */
+  sizes?: number[];
+  /** Links a flush writes; default 1,000. */
+  links?: number;
+  /** Measured flushes per figure, after three to warm up; default 15. */
+  rounds?: number;
+}
+
+// What `flushLinks` a flush must be told for a commit of each size.
+const COMMIT_SIZES = [
+  { links: 10, flushLinks: 1_000 },
+  { links: 90, flushLinks: 9_000 },
+];
+
+/** Runs the flushes and prints what they cost. */
+export async function benchFlush(options: FlushBenchOptions = {}): Promise<void> {
+  const sizes = options.sizes ?? [1_000, 100_000];
+  const count = options.links ?? 1_000;
+  const rounds = options.rounds ?? 15;
+  console.log(
+    `\n## Click flush: CPU of the whole process per link written, ${count.toLocaleString("en")} ` +
+      `links a flush, one visitor each, median of ${rounds} flushes\n`,
+  );
+  const rows: (string | number)[][] = [];
+  const commits: (string | number)[][] = [];
+  for (const size of sizes) {
+    await using store = await freshStore();
+    const slugs = spreadPaths(await seedLinksFast(store, size), count).map((path) => path.slice(1));
+    const links = await linksOf(store, slugs);
+    for (const order of ["store", "shuffled"] as const) {
+      const ordered = order === "store" ? links : shuffled(links);
+      const figures = await bufferFlushes(store, ordered, rounds);
+      rows.push([size.toLocaleString("en"), "buffer", 10, order, ...shown(figures)]);
+    }
+    for (const order of ["store", "shuffled"] as const) {
+      const ordered = order === "store" ? links : shuffled(links);
+      for (const { links: perCommit, flushLinks } of COMMIT_SIZES) {
+        if (linksPerCommit(flushLinks) !== perCommit) throw new Error("commit sizes moved");
+        const figures = await writes(store, ordered, flushLinks, rounds);
+        rows.push([
+          size.toLocaleString("en"),
+          "writing alone",
+          perCommit,
+          order,
+          ...shown(figures),
+        ]);
+      }
+    }
+    const commit = await sumCommits(store, 500);
+    commits.push([size.toLocaleString("en"), fixed(commit.cpu, 1), fixed(commit.wall, 1)]);
+  }
+  printTable(
+    ["stored links", "flushed by", "links a commit", "visit order", "CPU µs a link", "flush ms"],
+    rows,
+  );
+  console.log("\nOne commit of a single sum, the least a commit costs:\n");
+  printTable(["stored links", "CPU µs", "wall µs"], commits);
+}
+
+async function linksOf(store: Store, slugs: string[]): Promise<DatedLinkRecord[]> {
+  const entries = await getManyChunked(store.kv, slugs.map(linkKey));
+  return entries.map((entry) => entry.value as DatedLinkRecord);
+}
+
+function shuffled<T>(items: T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+/** One person's visit to each link, as a flush writes it. */
+function visitsOf(links: DatedLinkRecord[], now: number): LinkVisits[] {
+  return links.map((link) => ({
+    slug: link.slug,
+    id: link.id,
+    title: link.title,
+    clicks: 1,
+    lastUsedAt: now,
+    day: dayOf(now),
+    referrers: new Map([["direct", 1]]),
+    devices: new Map([["desktop", 1]]),
+    countries: new Map([["unknown", 1]]),
+  }));
+}
+
+interface FlushFigures {
+  /** CPU of the whole process per link, µs. */
+  cpuPerLink: number;
+  /** Wall time of one flush, ms. */
+  wallMs: number;
+}
+
+function shown(figures: FlushFigures): string[] {
+  return [fixed(figures.cpuPerLink, 1), fixed(figures.wallMs, 1)];
+}
+
+/** The median of `rounds` runs of `flush`, after three to warm up (the store's cache, the JIT). */
+async function measure(rounds: number, flush: () => Promise<void>): Promise<FlushFigures> {
+  const cpu: number[] = [];
+  const wall: number[] = [];
+  for (let round = 0; round < rounds + 3; round++) {
+    const cpuBefore = process.cpuUsage();
+    const start = performance.now();
+    await flush();
+    const used = process.cpuUsage(cpuBefore);
+    if (round < 3) continue;
+    cpu.push(used.user + used.system);
+    wall.push(performance.now() - start);
+  }
+  return { cpuPerLink: median(cpu), wallMs: median(wall) };
+}
+
+/** The buffer's flush of one browser visit to each link, recorded in the order given. */
+async function bufferFlushes(
+  store: Store,
+  links: DatedLinkRecord[],
+  rounds: number,
+): Promise<FlushFigures> {
+  const buffer = new ClickBuffer(store, {
+    flushThreshold: Number.MAX_SAFE_INTEGER,
+    log: (message, error) => console.error(message, error),
+  });
+  const figures = await measure(rounds, () => {
+    for (const link of links) buffer.recordVisit(link, BROWSER_UA, "", "127.0.0.1", "");
+    return buffer.flush();
+  });
+  return { ...figures, cpuPerLink: figures.cpuPerLink / links.length };
+}
+
+/** The links' visits written by `writeVisits` alone, in the order given. */
+async function writes(
+  store: Store,
+  links: DatedLinkRecord[],
+  flushLinks: number,
+  rounds: number,
+): Promise<FlushFigures> {
+  // Kept across flushes, as the buffer keeps it: links clicked again are written unread.
+  const known: KnownStats = new Map();
+  const figures = await measure(rounds, async () => {
+    await writeVisits(store, visitsOf(links, store.now()), {
+      flushLinks,
+      known,
+      touched: new Map(),
+      onCommitted() {},
+      onRefused() {},
+    });
+  });
+  return { ...figures, cpuPerLink: figures.cpuPerLink / links.length };
+}
+
+async function sumCommits(store: Store, count: number): Promise<{ cpu: number; wall: number }> {
+  const key = ["bench_flush_commit"];
+  const cpuBefore = process.cpuUsage();
+  const start = performance.now();
+  for (let i = 0; i < count; i++) await store.kv.atomic().sum(key, 1n).commit();
+  const used = process.cpuUsage(cpuBefore);
+  const wall = (performance.now() - start) * 1000 / count;
+  return { cpu: (used.user + used.system) / count, wall };
+}
