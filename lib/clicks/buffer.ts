@@ -256,10 +256,16 @@ export class ClickBuffer {
 
 /**
  * Each link of `batch` summarized as it is taken, so a flush does that work a chunk at a time
- * between its commits. Links leave the batch as their chunks commit, while this runs.
+ * between its commits. The links go in the order of their ids, which is the order of their
+ * figures in the store: a commit's links then share the store's pages, where links in the order
+ * they were visited would each touch pages of their own (`deno task bench flush`). Links leave
+ * the batch as their chunks commit, while this runs.
  */
 function* summaries(batch: Batch, classifier: VisitClassifier): Generator<LinkVisits> {
-  for (const link of batch.links.values()) yield summarize(link, batch.day, classifier);
+  for (const id of [...batch.links.keys()].sort()) {
+    const link = batch.links.get(id);
+    if (link !== undefined) yield summarize(link, batch.day, classifier);
+  }
 }
 
 function summarize(link: PendingLink, day: string, classifier: VisitClassifier): LinkVisits {

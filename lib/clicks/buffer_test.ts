@@ -105,6 +105,44 @@ Deno.test("a flush of thousands of links splits into commits within the store's 
   assert(counters.every((c) => c.clicks === 2));
 });
 
+Deno.test("a flush writes links in the order of their figures in the store, not of their visits", async () => {
+  await using store = await memoryStore();
+  const links = [];
+  for (let i = 0; i < 25; i++) {
+    links.push(await createLink(store, { url: `example.com/${i}` }, options));
+  }
+  const written: string[] = [];
+  const buffer = new ClickBuffer({ ...store, kv: statsWritesOf(store.kv, written) });
+  // Visited in an order of their own: the last link created first, then every other one.
+  const visited = [...links].reverse();
+  for (const link of [...visited.filter((_, i) => i % 2), ...visited.filter((_, i) => !(i % 2))]) {
+    buffer.record(link, visit());
+  }
+  await buffer.flush();
+  assertEquals(written, links.map((link) => link.id).sort());
+  assertEquals(await tally(store, CLICKS), 25);
+});
+
+/** `kv`, telling `written` the id of each link whose figures a commit sets, in order. */
+function statsWritesOf(kv: Deno.Kv, written: string[]): Deno.Kv {
+  const [collection] = linkStatsKey("");
+  return new Proxy(kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property !== "atomic") return typeof value === "function" ? value.bind(target) : value;
+      return () => {
+        const atomic = target.atomic();
+        const set = atomic.set.bind(atomic);
+        atomic.set = (key, item, setOptions) => {
+          if (key[0] === collection) written.push(String(key[1]));
+          return set(key, item, setOptions);
+        };
+        return atomic;
+      };
+    },
+  });
+}
+
 Deno.test("a flush large enough for the biggest commits stays within the store's limits", async () => {
   await using store = await memoryStore();
   const links = [];
