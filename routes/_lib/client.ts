@@ -3,12 +3,15 @@
  * @module
  */
 import type { Context } from "hono";
+import ipaddr from "ipaddr.js";
 import type { AppEnv, ConnectionInfo } from "./env.ts";
 import type { HeaderReader } from "./request_headers.ts";
 
 /**
  * The client's address: the first `X-Forwarded-For` entry when the proxy is trusted, otherwise
- * the socket peer; `"unknown"` when neither is known.
+ * the socket peer; `"unknown"` when neither is known. A forwarded entry that is not an IP address
+ * is not believed, and the peer is used: the header is the client's to write, and rate limits
+ * are kept in the store under this address.
  */
 export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
   return clientOf(c.req.raw.headers, c.env, trustProxy);
@@ -22,7 +25,13 @@ export function clientOf(
 ): string {
   if (trustProxy) {
     const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (first) return first;
+    const address = first ? addressIn(first) : null;
+    if (address !== null) return address;
   }
   return connection?.remoteAddr?.hostname || "unknown";
+}
+
+/** `text` as an IP address in its usual form (so each address has one), or null if it is none. */
+function addressIn(text: string): string | null {
+  return ipaddr.isValid(text) ? ipaddr.parse(text).toString() : null;
 }

@@ -195,6 +195,25 @@ Deno.test("TRUST_PROXY=1 keys rate limits by the first X-Forwarded-For entry", a
   assertEquals((await from("203.0.113.10", "10.2.0.1")).status, 201);
 });
 
+Deno.test("TRUST_PROXY=1 believes a forwarded entry only when it is an IP address", async () => {
+  await using t = await testApp({ env: { TRUST_PROXY: "1" } });
+  const from = (forwarded: string) =>
+    t.json("/api/create", { url: "example.com" }, {
+      client: "10.3.0.1",
+      headers: { "X-Forwarded-For": forwarded },
+    });
+  // Not addresses: each is kept under the peer's address, never as a key of its own.
+  const junk = ["1".repeat(3000), "x".repeat(5000), "unknown", "203.0.113.9:443", "[::1]"];
+  for (const [i, forwarded] of junk.entries()) {
+    const res = await from(`${forwarded}, 10.0.0.1`);
+    assertEquals(res.status, 201, `entry ${i}`);
+    assertEquals(res.headers.get("ratelimit-remaining"), String(29 - i));
+  }
+  // One address however it is written.
+  assertEquals((await from("2001:DB8::0:1")).headers.get("ratelimit-remaining"), "29");
+  assertEquals((await from("2001:db8::1")).headers.get("ratelimit-remaining"), "28");
+});
+
 Deno.test("without TRUST_PROXY, X-Forwarded-For is ignored", async () => {
   await using t = await testApp();
   for (let i = 0; i < 30; i++) {
