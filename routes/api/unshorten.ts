@@ -65,12 +65,15 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     if (found.status === "expired") throw new LinkExpiredError(slug, found.record.expiresAt);
     const [counters] = await readCounters(store, [found.record.id]);
     const unlocked = await isUnlocked(c, deps, found.record);
+    // Its figures move, and with the cookie it shows a protected destination: no cache keeps it.
     return c.json(
       toUnshortenView(found.record, counters!, {
         baseUrl: config.baseUrl,
         now: store.now(),
         unlocked,
       }),
+      200,
+      { "Cache-Control": "no-store" },
     );
   });
 }

@@ -65,8 +65,11 @@ Deno.test("POST /api/unlock sets the cookie, and the link then redirects", async
     headers: { Cookie: cookieOf(res) },
   });
   assertEquals((await unshorten.json()).url, SECRET_URL);
+  // An answer that shows the destination to the cookie's holder is kept by no cache.
+  assertEquals(unshorten.headers.get("cache-control"), "no-store");
   const listed = await t.request("/api/links", { headers: { Cookie: cookieOf(res) } });
   assertEquals((await listed.json())[0].url, SECRET_URL);
+  assertEquals(listed.headers.get("cache-control"), "no-store");
 });
 
 Deno.test("the unlock cookie is Secure when the service is served over https", async () => {
