@@ -9,6 +9,10 @@ import { isCutOff } from "../_lib/body.ts";
 /** Largest request body accepted: 64 KiB. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+// The methods of the API's endpoints that read a body. A body sent with any other method is
+// never read, so it is left to the router to answer (405 or 404), whatever its size.
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
 /**
  * Refuses a body over `maxBytes` with 413 and a JSON error: at once when its declared length is
  * over, else as it is read here (a body sent without a length). A body the client cuts off on the
@@ -19,7 +23,7 @@ export function bodyLimit(maxBytes = MAX_BODY_BYTES): MiddlewareHandler {
     c.json({ error: `request body must be at most ${Math.floor(maxBytes / 1024)} KiB` }, 413);
   return async function bodyLimit(c, next) {
     const raw = c.req.raw;
-    if (!raw.body) return await next();
+    if (!raw.body || !BODY_METHODS.has(raw.method)) return await next();
     const declared = raw.headers.get("content-length");
     if (declared !== null && !raw.headers.has("transfer-encoding")) {
       return Number(declared) > maxBytes ? tooLarge(c) : await next();

@@ -28,6 +28,9 @@ const RAW_REQUESTS: string[] = [
   'Content-Type: application/json\r\n\r\n5\r\n{"url\r\n', // then the client goes away
   "POST /api/create HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n" +
   'Content-Type: application/json\r\n\r\n{"url":', // then the client goes away
+  "TRACE /api/links HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}",
+  "TRACK /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+  "TRACE /wired HTTP/1.1\r\nHost: x\r\n\r\n",
   "GARBAGE\r\n\r\n",
   "\r\n\r\n\r\n",
   "\u0000\u0001\u0002\u0003",
@@ -89,4 +92,30 @@ Deno.test("malformed HTTP on the wire gets a 4xx or a closed connection, and the
     line.includes('"level":"error"') && !line.includes('"msg":"health check failed"')
   );
   assertEquals(failures, []);
+});
+
+Deno.test("methods no browser may send, such as TRACE, get the API's 405 and 404", async () => {
+  await using dir = await tempDir("lapse-wire-");
+  await using service = await startService({ env: { KV_PATH: `${dir.path}/links.kv` } });
+  const port = Number(new URL(service.origin).port);
+  const send = (method: string, path: string, body = "") =>
+    sendRaw(
+      port,
+      `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+  assertEquals(await send("TRACE", "/api/links"), 405);
+  assertEquals(await send("TRACE", "/api/links", "{}"), 405);
+  assertEquals(await send("TRACK", "/api/create", "{}"), 405);
+  assertEquals(await send("TRACE", "/api/nope", "{}"), 404);
+  // A body without a length is read by the body limit before routing: the same answers.
+  const chunked = (method: string, path: string) =>
+    sendRaw(
+      port,
+      `${method} ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n` +
+        "2\r\n{}\r\n0\r\n\r\n",
+    );
+  assertEquals(await chunked("TRACE", "/api/links"), 405);
+  assertEquals(await chunked("TRACK", "/api/create"), 405);
+  assertEquals(await chunked("TRACE", "/api/nope"), 404);
+  assertEquals((await service.stop()).code, 0);
 });
