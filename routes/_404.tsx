@@ -1,6 +1,7 @@
 /**
- * The 404 answer: JSON under `/api/`, else the page that, for a single slug-like segment,
- * says where an expired link pointed or that the name is free.
+ * The answers for a request nothing is routed to: a 405 with `Allow` when the path answers other
+ * methods (a live link's name included), else 404: JSON under `/api/`, else the page that, for a
+ * single slug-like segment, says where an expired link pointed or that the name is free.
  * @module
  */
 import type { Context } from "hono";
@@ -9,7 +10,10 @@ import { isReservedSlug, isSlugLike, type LinkLookup, lookupLink } from "../lib/
 import type { AppDeps } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
 
-/** Answers 404 for the request's path; `known` is the store's answer when already asked. */
+/**
+ * Answers 404 for the request's path, or 405 when it names a live link (the redirect answers
+ * only GET and HEAD); `known` is the store's answer when already asked.
+ */
 export async function notFound(
   c: Context,
   deps: AppDeps,
@@ -19,31 +23,38 @@ export async function notFound(
   if (path === "/api" || path.startsWith("/api/")) {
     return c.json({ error: `no such endpoint: ${c.req.method} ${path}` }, 404);
   }
-  const missing = await describeMissing(path, deps, known);
+  const slug = singleSegment(path);
+  const found = slug === null || !isSlugLike(slug) || isReservedSlug(slug)
+    ? null
+    : known ?? await lookupLink(deps.store, slug);
+  // The redirect route answers a live link's GET and HEAD; any other method comes here.
+  if (found?.status === "live") return methodNotAllowed(path, ["GET", "HEAD"]);
+  const missing = slug === null || found === null
+    ? { kind: "none" as const }
+    : describe(slug, found);
   return renderPage(<NotFoundPage path={path} missing={missing} />, 404, {
     "Cache-Control": "no-store",
   });
 }
 
-async function describeMissing(
-  path: string,
-  deps: AppDeps,
-  known?: LinkLookup,
-): Promise<MissingLink> {
-  const slug = singleSegment(path);
-  if (slug === null || !isSlugLike(slug) || isReservedSlug(slug)) return { kind: "none" };
-  const found = known ?? await lookupLink(deps.store, slug);
-  if (found.status === "expired") {
-    const { record } = found;
-    return {
-      kind: "expired",
-      slug,
-      expiresAt: new Date(record.expiresAt).toISOString(),
-      url: record.passHash === null ? record.url : null,
-    };
-  }
-  // A live link is answered by the redirect route; reaching here it vanished meanwhile.
-  return { kind: "free", slug };
+/** 405 with `Allow` and the API's JSON error: `path` answers only the `allowed` methods. */
+export function methodNotAllowed(path: string, allowed: string[]): Response {
+  const allow = allowed.join(", ");
+  return Response.json(
+    { error: `method not allowed; ${path} answers ${allow}` },
+    { status: 405, headers: { Allow: allow } },
+  );
+}
+
+function describe(slug: string, found: LinkLookup): MissingLink {
+  if (found.status !== "expired") return { kind: "free", slug };
+  const { record } = found;
+  return {
+    kind: "expired",
+    slug,
+    expiresAt: new Date(record.expiresAt).toISOString(),
+    url: record.passHash === null ? record.url : null,
+  };
 }
 
 function singleSegment(path: string): string | null {

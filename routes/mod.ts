@@ -12,7 +12,7 @@ import { handleErrors } from "./_middleware/errors.tsx";
 import { countRequests } from "./_middleware/metrics.ts";
 import { requestId } from "./_middleware/request_id.ts";
 import { staticFiles } from "./_middleware/static_files.ts";
-import { notFound } from "./_404.tsx";
+import { methodNotAllowed, notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
 import * as docs from "./docs.tsx";
 import * as metricsRoute from "./metrics.ts";
@@ -96,7 +96,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const methods = new Map<string, string[]>();
   const catalogue = apiCatalogue();
   app.onError(handleErrors({ log: deps.log }));
-  app.notFound((c) => notFound(c, deps));
+  app.notFound((c) => wrongMethod(c.req.path, methods) ?? notFound(c, deps));
   app.use(requestId());
   app.use(accessLog({ log: deps.log }));
   app.use(countRequests({ metrics: deps.metrics }));
@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   for (const [path, module] of Object.entries(PAGES)) app.route(path, module.makeRoute(deps));
   app.route("/", slug.makeRoute(deps));
   collectMethods(app, methods);
-  app.all("/api/*", (c) => methodNotAllowed(c.req.path, methods) ?? notFound(c, deps));
+  app.all("/api/*", (c) => wrongMethod(c.req.path, methods) ?? notFound(c, deps));
   // The redirect of a cached link skips the router: it is most of the traffic.
   const fast = slug.fastRedirect(deps);
   const route = app.fetch;
@@ -128,9 +128,10 @@ export function topLevelSegments(app: Hono<AppEnv>): string[] {
   return [...new Set(segments)];
 }
 
+// Each path the app routes (one without parameters or wildcards) and the methods it answers.
 function collectMethods(app: Hono<AppEnv>, methods: Map<string, string[]>): void {
   for (const route of app.routes) {
-    if (route.method === "ALL" || !route.path.startsWith("/api/")) continue;
+    if (route.method === "ALL" || /[:*]/.test(route.path)) continue;
     const list = methods.get(route.path) ?? [];
     if (!list.includes(route.method)) list.push(route.method);
     if (route.method === "GET" && !list.includes("HEAD")) list.push("HEAD");
@@ -138,12 +139,10 @@ function collectMethods(app: Hono<AppEnv>, methods: Map<string, string[]>): void
   }
 }
 
-function methodNotAllowed(path: string, methods: Map<string, string[]>): Response | null {
+// 405 for a path routed for other methods; an API path answers OPTIONS too (the preflight).
+function wrongMethod(path: string, methods: Map<string, string[]>): Response | null {
   const allowed = methods.get(path);
   if (!allowed) return null;
-  const allow = [...allowed, "OPTIONS"].join(", ");
-  return Response.json(
-    { error: `method not allowed; ${path} answers ${allow}` },
-    { status: 405, headers: { Allow: allow } },
-  );
+  const api = path.startsWith("/api/");
+  return methodNotAllowed(path, api ? [...allowed, "OPTIONS"] : allowed);
 }

@@ -57,6 +57,31 @@ Deno.test("a wrong method answers 405 with Allow and a JSON error", async () => 
   }
 });
 
+Deno.test("a wrong method on a live link's name or a page answers 405 with Allow, not a 404", async () => {
+  await using t = await testApp();
+  assertEquals(
+    (await t.json("/api/create", { url: "example.com/live", slug: "live" })).status,
+    201,
+  );
+  assertEquals((await t.request("/live")).status, 302); // cached: the fast path has it now
+  for (const method of [...ALL_METHODS.filter((m) => m !== "GET"), "OPTIONS"]) {
+    const res = await t.request("/live", { method });
+    assertEquals(res.status, 405, method);
+    assertEquals(res.headers.get("allow"), "GET, HEAD");
+    assertEquals(res.headers.get("access-control-allow-origin"), "*");
+    assertEquals(await res.json(), { error: "method not allowed; /live answers GET, HEAD" });
+  }
+  const page = await t.request("/docs", { method: "POST" });
+  assertEquals([page.status, page.headers.get("allow")], [405, "GET, HEAD"]);
+  // A name no live link has is still the 404 page that says it is free.
+  const free = await t.request("/nobody", { method: "POST" });
+  assertEquals(free.status, 404);
+  assertStringIncludes(await free.text(), "free");
+  assertEquals((await t.request("/live")).headers.get("location"), "https://example.com/live");
+  await t.deps.clicks.flush();
+  assertEquals((await (await t.request("/api/unshorten?slug=live")).json()).clicks, 2);
+});
+
 Deno.test("unknown API paths answer a JSON 404", async () => {
   await using t = await testApp();
   for (const path of ["/api/nope", "/api", "/api/", "/api/create/extra", "/api/links/1"]) {
