@@ -13,12 +13,21 @@ export function isFormPost(c: Context): boolean {
     type.startsWith("multipart/form-data");
 }
 
+/** Options of {@linkcode readBody}. */
+export interface ReadBodyOptions {
+  /**
+   * Whether an HTML form's fields are read (default true). An endpoint that no page of the
+   * service posts a form to reads JSON only, so no other site's page can post it a form.
+   */
+  forms?: boolean;
+}
+
 /**
  * The body's fields: a form's fields as strings, or parsed JSON. An empty body reads as `{}`,
  * so the missing fields are named; anything else that is not JSON is refused.
  */
-export async function readBody(c: Context): Promise<unknown> {
-  if (isFormPost(c)) {
+export async function readBody(c: Context, options: ReadBodyOptions = {}): Promise<unknown> {
+  if ((options.forms ?? true) && isFormPost(c)) {
     let form: Record<string, unknown>;
     try {
       form = await c.req.parseBody({ all: false });
@@ -77,8 +86,11 @@ export function isCutOff(error: unknown): boolean {
 }
 
 /** The body's fields as an object; any other JSON value is refused. */
-export async function readObjectBody(c: Context): Promise<Record<string, unknown>> {
-  const body = await readBody(c);
+export async function readObjectBody(
+  c: Context,
+  options: ReadBodyOptions = {},
+): Promise<Record<string, unknown>> {
+  const body = await readBody(c, options);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new InvalidInputError("request body must be a JSON object");
   }

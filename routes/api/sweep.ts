@@ -102,7 +102,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       return c.json({ ok: true, slug } satisfies LinkConfirmation);
     })
     .post("/", limit, async (c) => {
-      parseInput(sweepRunInput, await readObjectBody(c));
+      parseInput(sweepRunInput, await readObjectBody(c, { forms: false }));
       const { swept, slugs } = await runSweep(store, { metrics: deps.metrics });
       return c.json({ swept, slugs } satisfies SweepReport);
     });

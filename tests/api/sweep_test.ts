@@ -47,6 +47,30 @@ Deno.test("POST /api/sweep without the confirmation removes nothing", async () =
   assertEquals((await (await t.request("/api/sweep", {}, "203.0.113.1")).json()).count, 1);
 });
 
+Deno.test("POST /api/sweep takes its confirmation as JSON only: a form, which any page can post, removes nothing", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/a", slug: "aaa" });
+  t.advance(WEEK);
+  const forms: [string, BodyInit][] = [
+    ["application/x-www-form-urlencoded", "confirm=sweep"],
+    [
+      "multipart/form-data; boundary=x",
+      '--x\r\nContent-Disposition: form-data; name="confirm"\r\n\r\nsweep\r\n--x--\r\n',
+    ],
+    ["text/plain", "confirm=sweep"],
+  ];
+  for (const [i, [type, body]] of forms.entries()) {
+    const res = await t.request(
+      "/api/sweep",
+      { method: "POST", headers: { "Content-Type": type }, body },
+      `198.51.100.${i}`,
+    );
+    assertEquals(res.status, 400, type);
+    assertEquals(await res.json(), { error: "request body is not valid JSON" });
+  }
+  assertEquals((await (await t.request("/api/sweep", {}, "203.0.113.1")).json()).count, 1);
+});
+
 Deno.test("DELETE /api/sweep?slug= removes one live link", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "example.com/a", slug: "aaa" });
