@@ -38,7 +38,7 @@ export const bulkInput = z.object({
 /** The body of `POST /api/bulk`, after parsing. */
 export type BulkInput = z.infer<typeof bulkInput>;
 
-/** One row's outcome: the new link, or the input and why it failed. */
+/** One row's outcome: the new link, or the input's url (null when it has none) and why it failed. */
 export type BulkOutcome =
   | { ok: true; record: DatedLinkRecord }
   | { ok: false; url: unknown; error: string };
@@ -58,7 +58,7 @@ export async function createLinks(
   return await Promise.all(input.urls.map(async (row): Promise<BulkOutcome> => {
     // A row is an object of fields, or anything else taken as its url.
     const fieldsGiven = typeof row === "object" && row !== null && !Array.isArray(row);
-    const url = fieldsGiven ? (row as { url?: unknown }).url : row;
+    const url = (fieldsGiven ? (row as { url?: unknown }).url : row) ?? null;
     try {
       const fields: LinkInput = parseInput(linkInput, fieldsGiven ? row : { url: row });
       if (fields.slug !== undefined) {
