@@ -2,7 +2,14 @@ import { Layout } from "./Layout.tsx";
 
 /** What the store said of the missing name, when it looked. */
 export type MissingLink =
-  | { kind: "expired"; slug: string; expiresAt: string; url: string | null }
+  | {
+    kind: "expired";
+    slug: string;
+    expiresAt: string;
+    url: string | null;
+    /** Whether a new link may take the name (an old one may be shorter than custom slugs). */
+    claimable: boolean;
+  }
   | { kind: "free"; slug: string }
   | { kind: "none" };
 
@@ -33,12 +40,14 @@ export function NotFoundPage({ path, missing }: NotFoundPageProps) {
                   It pointed to <code class="destination">{missing.url}</code>.
                 </p>
               )}
-            <p>
-              The name is free again:{" "}
-              <a href={`/?slug=${encodeURIComponent(missing.slug)}`}>
-                claim it
-              </a>.
-            </p>
+            {missing.claimable && (
+              <p>
+                The name is free again:{" "}
+                <a href={`/?slug=${encodeURIComponent(missing.slug)}`}>
+                  claim it
+                </a>.
+              </p>
+            )}
           </>
         )}
         {missing.kind === "free" && (

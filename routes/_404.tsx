@@ -6,7 +6,13 @@
  */
 import type { Context } from "hono";
 import { type MissingLink, NotFoundPage } from "../components/NotFoundPage.tsx";
-import { isReservedSlug, isSlugLike, type LinkLookup, lookupLink } from "../lib/links/mod.ts";
+import {
+  CUSTOM_SLUG_PATTERN,
+  isReservedSlug,
+  isSlugLike,
+  type LinkLookup,
+  lookupLink,
+} from "../lib/links/mod.ts";
 import type { AppDeps } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
 
@@ -47,13 +53,16 @@ export function methodNotAllowed(path: string, allowed: string[]): Response {
 }
 
 function describe(slug: string, found: LinkLookup): MissingLink {
-  if (found.status !== "expired") return { kind: "free", slug };
+  // Only a name a custom slug may take is offered; an old link's name may be shorter.
+  const claimable = CUSTOM_SLUG_PATTERN.test(slug);
+  if (found.status !== "expired") return claimable ? { kind: "free", slug } : { kind: "none" };
   const { record } = found;
   return {
     kind: "expired",
     slug,
     expiresAt: new Date(record.expiresAt).toISOString(),
     url: record.passHash === null ? record.url : null,
+    claimable,
   };
 }
 

@@ -1,5 +1,6 @@
 import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_helpers/assert.ts";
 import { testApp } from "../_helpers/app.ts";
+import { importLegacyLinks } from "../../lib/links/mod.ts";
 
 const WEEK = 7 * 86_400_000;
 
@@ -57,6 +58,25 @@ Deno.test("an unknown slug answers the 404 page saying the name is free", async 
   const html = await res.text();
   assertStringIncludes(html, "The name is free");
   assertStringIncludes(html, 'href="/?slug=free-name"');
+});
+
+Deno.test("a name too short for a custom slug is not offered as free", async () => {
+  await using t = await testApp();
+  for (const path of ["/a", "/ab"]) {
+    const res = await t.request(path);
+    assertEquals(res.status, 404, path);
+    const html = await res.text();
+    assertStringIncludes(html, "There is no page at", path);
+    assertNotIncludes(html, "claim it", path);
+  }
+  assertEquals((await t.json("/api/create", { url: "example.com", slug: "ab" })).status, 400);
+  // An old link's short name, expired: where it pointed is told, but the name is not offered.
+  await importLegacyLinks(t.store, { xy: "example.com/old" }, { serviceHost: "sho.rt" });
+  assertEquals((await t.request("/xy")).status, 302);
+  t.advance(WEEK);
+  const expired = await (await t.request("/xy")).text();
+  assertStringIncludes(expired, "https://example.com/old");
+  assertNotIncludes(expired, "claim it");
 });
 
 Deno.test("nested paths and odd names are not looked up as slugs", async () => {
