@@ -20,6 +20,24 @@ Deno.test("deno task start serves the API over HTTP on its KV file and stops on 
   assertEquals(page.status, 404);
   assertStringIncludes(page.text, "The name is free");
   assertEquals((await call(service.origin, "/api/create", { method: "OPTIONS" })).status, 204);
+  // HEAD answers GET's status and headers, the page's length included, without the body.
+  const locked = await call(service.origin, "/api/create", {
+    json: { url: "example.com/locked", slug: "locked", pass: "pw" },
+  });
+  assertEquals(locked.status, 201);
+  for (const path of ["/missing", "/locked", "/"]) {
+    const [get, head] = [
+      await call(service.origin, path),
+      await call(service.origin, path, { method: "HEAD" }),
+    ];
+    assertEquals(head.status, get.status, path);
+    assertEquals(head.text, "", path);
+    assertEquals(
+      get.headers.get("content-length"),
+      String(new TextEncoder().encode(get.text).length),
+    );
+    assertEquals(head.headers.get("content-length"), get.headers.get("content-length"), path);
+  }
   const status = await service.stop("SIGTERM");
   assertEquals(status.code, 0, service.output());
   assert((await Deno.stat(kvPath)).isFile);

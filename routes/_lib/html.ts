@@ -28,10 +28,16 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "X-Frame-Options": "DENY",
 };
 
-/** Renders `page` to a full HTML document with the page headers. */
+const encoder = new TextEncoder();
+
+/**
+ * Renders `page` to a full HTML document with the page headers. Its length is a header too, so
+ * that `HEAD`, whose answer is this one without the body, tells the same length as `GET`.
+ */
 export function renderPage(page: VNode, status = 200, headers: Record<string, string> = {}) {
-  return new Response(`<!DOCTYPE html>${render(page)}`, {
+  const html = encoder.encode(`<!DOCTYPE html>${render(page)}`);
+  return new Response(html, {
     status,
-    headers: { ...PAGE_HEADERS, ...headers },
+    headers: { ...PAGE_HEADERS, "Content-Length": String(html.byteLength), ...headers },
   });
 }
