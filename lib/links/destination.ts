@@ -2,6 +2,7 @@
  * Destinations: what a link may point to, in the form it is stored.
  * @module
  */
+import ipaddr from "ipaddr.js";
 import { InvalidInputError } from "../errors.ts";
 
 /** Longest destination accepted, in characters. */
@@ -65,7 +66,7 @@ export function normalizeDestination(raw: string, serviceHost: string): string {
     throw new InvalidInputError("url must have a host name with a domain, or an IP address");
   }
   const host = url.hostname.replace(/\.$/, "").replace(/^www\./, "");
-  if (host === serviceHost) {
+  if (host === serviceHost || mappedAddressOf(host) === serviceHost) {
     throw new InvalidInputError("url must not point back to this service");
   }
   let href = url.href;
@@ -85,6 +86,18 @@ export function destinationHost(url: string): string {
   } catch {
     return "";
   }
+}
+
+/**
+ * The IPv4 address an IPv6 literal (`[::ffff:7f00:1]`) maps, which names the same host; `null`
+ * for any other host.
+ */
+function mappedAddressOf(host: string): string | null {
+  if (!host.startsWith("[")) return null;
+  const literal = host.slice(1, -1);
+  if (!ipaddr.IPv6.isValid(literal)) return null;
+  const address = ipaddr.IPv6.parse(literal);
+  return address.isIPv4MappedAddress() ? address.toIPv4Address().toString() : null;
 }
 
 function hasRealHost(hostname: string): boolean {

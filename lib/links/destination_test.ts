@@ -26,6 +26,32 @@ Deno.test("a destination is stored encoded", () => {
   );
 });
 
+Deno.test("a service served on an IP address is reached under no other spelling of it", async () => {
+  const loops = [
+    "http://127.0.0.1:8000/x",
+    "http://2130706433/x",
+    "http://0x7f.1/x",
+    "http://[::ffff:127.0.0.1]/x",
+    "http://[::ffff:7f00:1]:8000/x",
+  ];
+  for (const input of loops) {
+    await assertRejects(
+      () => Promise.resolve().then(() => normalizeDestination(input, "127.0.0.1")),
+      InvalidInputError,
+      "back to this service",
+    );
+  }
+  assertEquals(
+    normalizeDestination("http://[::ffff:127.0.0.2]/x", "127.0.0.1"),
+    "http://[::ffff:7f00:2]/x",
+  );
+  await assertRejects(
+    () => Promise.resolve().then(() => normalizeDestination("http://[0:0:0:0:0:0:0:1]/", "[::1]")),
+    InvalidInputError,
+    "back to this service",
+  );
+});
+
 Deno.test("bad destinations are refused with a sentence", async () => {
   const cases: [string, string][] = [
     ["", "must not be empty"],
