@@ -20,7 +20,6 @@ import { parseInput } from "../lib/validation.ts";
 import { readObjectBody } from "./_lib/body.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
-import { bodyLimit } from "./_middleware/body_limit.ts";
 import { rateLimit } from "./_middleware/rate_limit.ts";
 
 /** Most links the page lists; the rest are reached by the filter or the export. */
@@ -50,7 +49,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       );
       return renderPage(page, 200, { "Cache-Control": "no-store" });
     })
-    .post("/remove", bodyLimit(), async (c) => {
+    .post("/remove", async (c) => {
       const body = await readObjectBody(c);
       const slug = parseInput(existingSlug, body.slug);
       if (body.confirm !== "yes") {

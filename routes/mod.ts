@@ -101,7 +101,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(accessLog({ log: deps.log }));
   app.use(countRequests({ metrics: deps.metrics }));
   app.use(cors({ methodsOf: (path) => methods.get(path) }));
-  app.use("/api/*", bodyLimit());
+  app.use(bodyLimit());
   for (const [path, module] of Object.entries(API)) {
     app.route(path, module.makeRoute(deps, catalogue));
   }

@@ -3,6 +3,7 @@
  * @module
  */
 import type { Context } from "hono";
+import type { AppEnv } from "./env.ts";
 import { HTTPException } from "hono/http-exception";
 import { InvalidInputError } from "../../lib/errors.ts";
 
@@ -26,7 +27,12 @@ export interface ReadBodyOptions {
  * The body's fields: a form's fields as strings, or parsed JSON. An empty body reads as `{}`,
  * so the missing fields are named; anything else that is not JSON is refused.
  */
-export async function readBody(c: Context, options: ReadBodyOptions = {}): Promise<unknown> {
+export async function readBody(
+  c: Context<AppEnv>,
+  options: ReadBodyOptions = {},
+): Promise<unknown> {
+  const refused = c.get("bodyRefused");
+  if (refused) throw new HTTPException(413, { message: refused });
   if ((options.forms ?? true) && isFormPost(c)) {
     let form: Record<string, unknown>;
     try {
@@ -87,7 +93,7 @@ export function isCutOff(error: unknown): boolean {
 
 /** The body's fields as an object; any other JSON value is refused. */
 export async function readObjectBody(
-  c: Context,
+  c: Context<AppEnv>,
   options: ReadBodyOptions = {},
 ): Promise<Record<string, unknown>> {
   const body = await readBody(c, options);

@@ -36,6 +36,11 @@ export interface ConnectionInfo {
 export interface RequestVariables {
   /** The request's id, sent back as `X-Request-Id` and written on its log lines. */
   requestId: string;
+  /**
+   * Set when the body is over the limit: why it will be refused (413) once the handler reads
+   * it, after the request has been counted against its rate limit.
+   */
+  bodyRefused?: string;
 }
 
 /** The Hono environment of the app: bindings are the connection info. */

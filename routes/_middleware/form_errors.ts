@@ -5,6 +5,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { DomainError } from "../../lib/errors.ts";
+import type { AppEnv } from "../_lib/env.ts";
 import { isBrowserForm } from "../_lib/negotiate.ts";
 import { statusOf } from "./errors.tsx";
 
@@ -19,7 +20,7 @@ export type FormErrorPage = (
  * Replaces the error answer of a browser form post (a domain error: refused input, a taken
  * slug, a rate limit...) by `page`. Put it before the rate limit, so that refusal is caught too.
  */
-export function formErrorPage(page: FormErrorPage): MiddlewareHandler {
+export function formErrorPage(page: FormErrorPage): MiddlewareHandler<AppEnv> {
   return async function formErrorPage(c, next) {
     await next();
     if (!(c.error instanceof DomainError) || !isBrowserForm(c)) return;
@@ -27,7 +28,8 @@ export function formErrorPage(page: FormErrorPage): MiddlewareHandler {
   };
 }
 
-async function formFields(c: Context): Promise<Record<string, string>> {
+async function formFields(c: Context<AppEnv>): Promise<Record<string, string>> {
+  if (c.get("bodyRefused")) return {}; // a body over the limit is never read
   try {
     const form = await c.req.parseBody({ all: false });
     return Object.fromEntries(

@@ -170,6 +170,36 @@ Deno.test("every body-taking endpoint refuses more than 64 KiB with 413", async 
   }
 });
 
+Deno.test("a body over the limit is refused after it is counted against the rate limit", async () => {
+  await using t = await testApp();
+  const big = JSON.stringify({ urls: ["example.com"], filler: "x".repeat(65 * 1024) });
+  const declared = { "Content-Length": String(big.length) }; // refused unread, by its length
+  for (let i = 0; i < 5; i++) {
+    const res = await t.json("/api/bulk", big, {
+      client: "203.0.113.7",
+      headers: i % 2 ? declared : {},
+    });
+    assertEquals(res.status, 413);
+    assertEquals(res.headers.get("ratelimit-remaining"), String(4 - i));
+  }
+  const after = await t.json("/api/bulk", { urls: ["example.com"] }, { client: "203.0.113.7" });
+  assertEquals(after.status, 429);
+  assertEquals((await (await t.request("/api/links")).json()).length, 0);
+});
+
+Deno.test("a page's form post over the limit is refused with 413 too, and removes nothing", async () => {
+  await using t = await testApp();
+  assertEquals((await t.json("/api/create", { url: "example.com", slug: "kept" })).status, 201);
+  const res = await t.request("/links/remove", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
+    body: `slug=kept&confirm=yes&filler=${"x".repeat(65 * 1024)}`,
+  });
+  assertEquals(res.status, 413);
+  assertStringIncludes(await res.text(), "request body must be at most 64 KiB");
+  assertEquals((await t.request("/kept")).status, 302);
+});
+
 Deno.test("every top-level route of the app is a reserved word", async () => {
   await using t = await testApp();
   const segments = topLevelSegments(t.app);
