@@ -44,6 +44,29 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+/** What `rule` has counted of `client` in the current window, and when that window ends. */
+export interface RateCount {
+  /** Requests counted so far in this window. */
+  count: number;
+  /** Whole seconds until the window ends, at least 1. */
+  retryAfterSeconds: number;
+}
+
+/** How many requests of `client` `rule` has counted in the current window, counting none. */
+export async function countSoFar(
+  store: Store,
+  rule: RateLimit,
+  client: string,
+): Promise<RateCount> {
+  const now = store.now();
+  const windowStart = now - (now % rule.windowMs);
+  const current = await store.kv.get<number>(rateWindowKey(rule.name, client, windowStart));
+  return {
+    count: typeof current.value === "number" ? current.value : 0,
+    retryAfterSeconds: Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000)),
+  };
+}
+
 /**
  * Counts one request of `client` against `rule` and says whether it is allowed. Every request
  * counts, refused ones included. The count is exact under concurrency: each increment is a

@@ -22,6 +22,7 @@ import { UNLOCK_PER_LINK, unlockCookieName, unlockLink } from "../../lib/unlock/
 import { parseInput } from "../../lib/validation.ts";
 import { UnlockPage } from "../../components/UnlockPage.tsx";
 import { isFormPost, readObjectBody } from "../_lib/body.ts";
+import { clientAddress } from "../_lib/client.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { renderPage } from "../_lib/html.ts";
 import { setUnlockCookie } from "../_lib/unlock.ts";
@@ -44,8 +45,9 @@ export const spec: RouteSpec = {
       "destination shows in unshorten, the list and the export. The destination is in " +
       "neither answer. A plain HTML form post that succeeds answers 303 to the link; one that " +
       "fails gets the unlock page again, with the reason, under the status below. Besides " +
-      "the 10 a minute per client, one link takes at most 30 attempts per 10 minutes from all " +
-      "clients together (also 429).",
+      "the 10 a minute per client, a link that has taken 30 wrong passwords in 10 minutes from " +
+      "all clients together hears no more from the clients that sent one of them until the 10 " +
+      "minutes are over (also 429); a client that has sent none is still heard.",
     body: { schema: unlockInput, example: { slug: "secret", pass: "correct horse" }, form: true },
     responses: {
       200: jsonResponse("Unlocked: the cookie is set", {
@@ -89,7 +91,8 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     rateLimit(deps, RATE_LIMITS.unlock),
     async (c) => {
       const input = parseInput(unlockInput, await readObjectBody(c));
-      const record = await unlockLink(deps.store, input.slug, input.pass).catch((error) => {
+      const client = clientAddress(c, deps.config.trustProxy);
+      const record = await unlockLink(deps.store, input.slug, input.pass, client).catch((error) => {
         if (error instanceof RateLimitedError) deps.metrics.rateLimited.inc(UNLOCK_PER_LINK.name);
         throw error;
       });

@@ -109,11 +109,16 @@ Deno.test("rate-limit refusals are counted by the limit's name", async () => {
 Deno.test("refusals by the per-link unlock limit are counted too", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "example.com", slug: "vault", pass: "right" });
-  for (let i = 0; i < 31; i++) {
+  for (let i = 0; i < 30; i++) {
     await (await t.json("/api/unlock", { slug: "vault", pass: "wrong" }, {
       client: `198.51.100.${i}`,
     })).text();
   }
+  // The link is guarded now: a client that guessed wrong is refused.
+  const refused = await t.json("/api/unlock", { slug: "vault", pass: "right" }, {
+    client: "198.51.100.0",
+  });
+  assertEquals(refused.status, 429);
   const scraped = await scrape(t.request);
   assertEquals(valueOf(scraped, "lapse_rate_limited_total", { limit: "unlock_link" }), 1);
   assertEquals(valueOf(scraped, "lapse_rate_limited_total", { limit: "unlock" }), 0);

@@ -194,17 +194,38 @@ Deno.test("unlock attempts are limited to 10 a minute per client", async () => {
   assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.3")).status, 200);
 });
 
-Deno.test("unlock attempts on one link are capped at 30 per 10 minutes across clients", async () => {
+Deno.test("30 wrong passwords on one link stop the clients that sent them, for 10 minutes", async () => {
   await using t = await testApp();
   await makeLocked(t);
   for (let i = 0; i < 30; i++) {
     assertEquals((await unlock(t, "locked", "guess", `198.51.100.${i}`)).status, 403);
   }
-  const refused = await unlock(t, "locked", "open sesame", "203.0.113.99");
+  // A client that guessed wrong is not heard again in the window, even with the password.
+  const refused = await unlock(t, "locked", "open sesame", "198.51.100.7");
   assertEquals(refused.status, 429);
   assertStringIncludes((await refused.json()).error, "30 requests per 10 minutes");
-  t.advance(10 * 60_000);
+  // A client that has not guessed wrong is heard: no stranger can lock the link's users out.
   assertEquals((await unlock(t, "locked", "open sesame", "203.0.113.99")).status, 200);
+  // A new client gets one guess while the link is guarded.
+  assertEquals((await unlock(t, "locked", "guess", "203.0.113.50")).status, 403);
+  assertEquals((await unlock(t, "locked", "guess", "203.0.113.50")).status, 429);
+  // Other links are not guarded by this one's guesses.
+  await t.json("/api/create", { url: "example.com/other", slug: "other", pass: "pw" });
+  assertEquals((await unlock(t, "other", "pw", "198.51.100.7")).status, 200);
+  t.advance(10 * 60_000);
+  assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.7")).status, 200);
+});
+
+Deno.test("below 30 wrong passwords a client that guessed wrong may still unlock", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  for (let i = 0; i < 29; i++) {
+    assertEquals((await unlock(t, "locked", "guess", `198.51.100.${i}`)).status, 403);
+  }
+  assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.3")).status, 200);
+  // The 30th wrong one guards the link.
+  assertEquals((await unlock(t, "locked", "guess", "198.51.100.4")).status, 403);
+  assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.4")).status, 429);
 });
 
 Deno.test("no response reveals a protected destination without its cookie", async () => {
