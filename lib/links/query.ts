@@ -41,7 +41,8 @@ export const unshortenQuery = z.object({
 /** `GET /api/export`: the format, any case; plain text when absent. */
 export const exportQuery = z.object({
   format: z.preprocess(
-    (value) => typeof value === "string" ? value.toLowerCase() : value,
+    // A format sent with no value is no format: the default, as a blank optional field is.
+    (value) => typeof value === "string" ? value.trim().toLowerCase() || undefined : value,
     z.enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(", ")}` })
       .default("text"),
   ).describe(

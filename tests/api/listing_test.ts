@@ -90,6 +90,15 @@ Deno.test("GET /api/export?format=json gives the links list", async () => {
   assertEquals(json, links);
 });
 
+Deno.test("GET /api/export?format= with no value gives the default text", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/1", slug: "one" });
+  const blank = await t.request("/api/export?format=");
+  assertEquals(blank.status, 200);
+  assertEquals(blank.headers.get("content-type"), "text/plain; charset=utf-8");
+  assertEquals(await blank.text(), await (await t.request("/api/export")).text());
+});
+
 Deno.test("GET /api/export refuses an unknown format and is limited to 20 a minute", async () => {
   await using t = await testApp();
   const bad = await t.request("/api/export?format=xml");
