@@ -74,7 +74,11 @@ export function normalizeDestination(raw: string, serviceHost: string): string {
     !/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*\/$/.test(given);
   if (bareOrigin) href = href.slice(0, -1);
   if (href.length > MAX_DESTINATION_LENGTH) {
-    throw new InvalidInputError(`url must be at most ${MAX_DESTINATION_LENGTH} characters`);
+    // Counted as stored: encoded, where a character outside ASCII takes several.
+    const encoded = given.length <= MAX_DESTINATION_LENGTH ? " once encoded" : "";
+    throw new InvalidInputError(
+      `url must be at most ${MAX_DESTINATION_LENGTH} characters${encoded}`,
+    );
   }
   return href;
 }

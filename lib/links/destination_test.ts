@@ -69,7 +69,8 @@ Deno.test("bad destinations are refused with a sentence", async () => {
     ["https://sho.rt/abc", "back to this service"],
     ["https://www.sho.rt/abc", "back to this service"],
     ["sho.rt.", "back to this service"],
-    [`https://example.com/${"a".repeat(4100)}`, "at most 4096"],
+    [`https://example.com/${"a".repeat(4100)}`, "at most 4096 characters"],
+    [`https://example.com/${"é".repeat(2000)}`, "at most 4096 characters once encoded"],
   ];
   for (const [input, message] of cases) {
     await assertRejects(
