@@ -58,13 +58,9 @@ export async function countSoFar(
   rule: RateLimit,
   client: string,
 ): Promise<RateCount> {
-  const now = store.now();
-  const windowStart = now - (now % rule.windowMs);
-  const current = await store.kv.get<number>(rateWindowKey(rule.name, client, windowStart));
-  return {
-    count: typeof current.value === "number" ? current.value : 0,
-    retryAfterSeconds: Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000)),
-  };
+  const window = windowOf(store, rule, client);
+  const current = await store.kv.get(window.key);
+  return { count: countIn(current.value), retryAfterSeconds: window.retryAfterSeconds };
 }
 
 /**
@@ -77,13 +73,10 @@ export async function countRequest(
   rule: RateLimit,
   client: string,
 ): Promise<RateDecision> {
-  const now = store.now();
-  const windowStart = now - (now % rule.windowMs);
-  const resetAt = windowStart + rule.windowMs;
-  const key = rateWindowKey(rule.name, client, windowStart);
+  const { key, resetAt, retryAfterSeconds } = windowOf(store, rule, client);
   for (let attempt = 0;; attempt++) {
-    const current = await store.kv.get<number>(key);
-    const count = (typeof current.value === "number" ? current.value : 0) + 1;
+    const current = await store.kv.get(key);
+    const count = countIn(current.value) + 1;
     const result = await retryLocked(() =>
       store.kv.atomic().check(current).set(key, count, { expireIn: rule.windowMs * 2 }).commit()
     );
@@ -93,9 +86,26 @@ export async function countRequest(
         limit: rule.limit,
         remaining: Math.max(0, rule.limit - count),
         resetAt,
-        retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+        retryAfterSeconds,
       };
     }
     if (attempt > 3) await pause(Math.random() * Math.min(attempt, 20));
   }
+}
+
+/** The window of `rule` that holds the store's now, for `client`: its key and when it ends. */
+function windowOf(store: Store, rule: RateLimit, client: string) {
+  const now = store.now();
+  const windowStart = now - (now % rule.windowMs);
+  const resetAt = windowStart + rule.windowMs;
+  return {
+    key: rateWindowKey(rule.name, client, windowStart),
+    resetAt,
+    retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+  };
+}
+
+/** A stored count; anything that is not a number counts as none. */
+function countIn(value: unknown): number {
+  return typeof value === "number" ? value : 0;
 }
