@@ -2,8 +2,8 @@
  * Destinations: what a link may point to, in the form it is stored.
  * @module
  */
-import ipaddr from "ipaddr.js";
 import { InvalidInputError } from "../errors.ts";
+import { plainAddress } from "../ip/mod.ts";
 
 /** Longest destination accepted, in characters. */
 export const MAX_DESTINATION_LENGTH = 4096;
@@ -66,7 +66,7 @@ export function normalizeDestination(raw: string, serviceHost: string): string {
     throw new InvalidInputError("url must have a host name with a domain, or an IP address");
   }
   const host = url.hostname.replace(/\.$/, "").replace(/^www\./, "");
-  if (host === serviceHost || mappedAddressOf(host) === serviceHost) {
+  if (host === serviceHost || plainAddress(host) === serviceHost) {
     throw new InvalidInputError("url must not point back to this service");
   }
   let href = url.href;
@@ -90,18 +90,6 @@ export function destinationHost(url: string): string {
   } catch {
     return "";
   }
-}
-
-/**
- * The IPv4 address an IPv6 literal (`[::ffff:7f00:1]`) maps, which names the same host; `null`
- * for any other host.
- */
-function mappedAddressOf(host: string): string | null {
-  if (!host.startsWith("[")) return null;
-  const literal = host.slice(1, -1);
-  if (!ipaddr.IPv6.isValid(literal)) return null;
-  const address = ipaddr.IPv6.parse(literal);
-  return address.isIPv4MappedAddress() ? address.toIPv4Address().toString() : null;
 }
 
 function hasRealHost(hostname: string): boolean {

@@ -7,6 +7,7 @@
  * @module
  */
 import ipaddr from "ipaddr.js";
+import { bareHostName, canonicalAddress } from "../ip/mod.ts";
 
 /** Name suffixes that never denote a public host (RFC 6761, RFC 6762, RFC 8375, ICANN). */
 const INNER_SUFFIXES = [".localhost", ".local", ".internal", ".home.arpa", ".test", ".invalid"];
@@ -17,11 +18,6 @@ const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
 const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR("::/96");
 /** The well-known NAT64 prefix: the last 32 bits are the IPv4 address reached. */
 const NAT64 = ipaddr.IPv6.parseCIDR("64:ff9b::/96");
-
-/** A host name without brackets, case or trailing dots, as it is compared and sent in SNI. */
-export function bareHostName(hostname: string): string {
-  return hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.+$/, "").toLowerCase();
-}
 
 /** Whether `hostname` (from a parsed URL) is an IP address literal rather than a name. */
 export function isAddressLiteral(hostname: string): boolean {
@@ -68,22 +64,4 @@ export function publicAddress(address: string): string | null {
   }
   if (v6.match(IPV4_COMPATIBLE)) return null;
   return v6.match(GLOBAL_UNICAST_V6) && v6.range() === "unicast" ? v6.toString() : null;
-}
-
-/**
- * `address` in the URL standard's serialization (dotted decimal, or compressed hex IPv6), or
- * `null` when it is not an IP address. ipaddr.js reads `::a.b.c.d` as IPv4-mapped, so the text
- * goes through the URL parser first, which also refuses zone identifiers.
- */
-function canonicalAddress(address: string): string | null {
-  const bare = bareHostName(address);
-  let hostname: string;
-  try {
-    hostname = new URL(`http://${bare.includes(":") ? `[${bare}]` : bare}/`).hostname;
-  } catch {
-    return null;
-  }
-  const inner = bareHostName(hostname);
-  if (hostname.startsWith("[")) return ipaddr.IPv6.isValid(inner) ? inner : null;
-  return ipaddr.IPv4.isValidFourPartDecimal(inner) ? inner : null;
 }

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
-import { bareHostName, isAddressLiteral, isInnerHostName, publicAddress } from "./address.ts";
+import { isAddressLiteral, isInnerHostName, publicAddress } from "./address.ts";
 
 Deno.test("publicAddress accepts public unicast addresses and says what to dial", () => {
   assertEquals(publicAddress("93.184.216.34"), "93.184.216.34");
@@ -88,9 +88,4 @@ Deno.test("isAddressLiteral tells addresses from names", () => {
   assertEquals(isAddressLiteral("[::1]"), true);
   assertEquals(isAddressLiteral("example.com"), false);
   assertEquals(isAddressLiteral("1.2.3.4.example"), false);
-});
-
-Deno.test("bareHostName drops brackets, trailing dots and case", () => {
-  assertEquals(bareHostName("[::1]"), "::1");
-  assertEquals(bareHostName("Example.COM.."), "example.com");
 });

@@ -3,7 +3,8 @@
  * @module
  */
 import { PreviewRefusedError } from "../errors.ts";
-import { bareHostName, isAddressLiteral, isInnerHostName, publicAddress } from "./address.ts";
+import { bareHostName } from "../ip/mod.ts";
+import { isAddressLiteral, isInnerHostName, publicAddress } from "./address.ts";
 
 /**
  * Looks up every address of a host name (A and AAAA); an empty list when it has none. It should

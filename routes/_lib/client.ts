@@ -3,7 +3,7 @@
  * @module
  */
 import type { Context } from "hono";
-import ipaddr from "ipaddr.js";
+import { plainAddress } from "../../lib/ip/mod.ts";
 import type { AppEnv, ConnectionInfo } from "./env.ts";
 import type { HeaderReader } from "./request_headers.ts";
 
@@ -25,13 +25,8 @@ export function clientOf(
 ): string {
   if (trustProxy) {
     const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    const address = first ? addressIn(first) : null;
+    const address = first ? plainAddress(first) : null;
     if (address !== null) return address;
   }
   return connection?.remoteAddr?.hostname || "unknown";
-}
-
-/** `text` as an IP address in its usual form (so each address has one), or null if it is none. */
-function addressIn(text: string): string | null {
-  return ipaddr.isValid(text) ? ipaddr.parse(text).toString() : null;
 }

@@ -203,7 +203,14 @@ Deno.test("TRUST_PROXY=1 believes a forwarded entry only when it is an IP addres
       headers: { "X-Forwarded-For": forwarded },
     });
   // Not addresses: each is kept under the peer's address, never as a key of its own.
-  const junk = ["1".repeat(3000), "x".repeat(5000), "unknown", "203.0.113.9:443", "[::1]"];
+  const junk = [
+    "1".repeat(3000),
+    "x".repeat(5000),
+    `fe80::1%${"a".repeat(3000)}`,
+    "fe80::1%eth0",
+    "unknown",
+    "203.0.113.9:443",
+  ];
   for (const [i, forwarded] of junk.entries()) {
     const res = await from(`${forwarded}, 10.0.0.1`);
     assertEquals(res.status, 201, `entry ${i}`);
@@ -211,7 +218,10 @@ Deno.test("TRUST_PROXY=1 believes a forwarded entry only when it is an IP addres
   }
   // One address however it is written.
   assertEquals((await from("2001:DB8::0:1")).headers.get("ratelimit-remaining"), "29");
-  assertEquals((await from("2001:db8::1")).headers.get("ratelimit-remaining"), "28");
+  assertEquals((await from("[2001:db8::1]")).headers.get("ratelimit-remaining"), "28");
+  assertEquals((await from("203.0.113.5")).headers.get("ratelimit-remaining"), "29");
+  assertEquals((await from("::ffff:203.0.113.5")).headers.get("ratelimit-remaining"), "28");
+  assertEquals((await from("3405803781")).headers.get("ratelimit-remaining"), "27");
 });
 
 Deno.test("without TRUST_PROXY, X-Forwarded-For is ignored", async () => {
