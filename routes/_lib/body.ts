@@ -14,6 +14,17 @@ export function isFormPost(c: Context): boolean {
     type.startsWith("multipart/form-data");
 }
 
+/**
+ * Throws the 413 of a body over the limit, which `bodyLimit` marks rather than answers, so that
+ * the request is counted against its rate limit first. A handler of a method that may carry a
+ * body calls this before it acts: {@linkcode readBody} does, and a handler that reads no body
+ * (a `DELETE`) calls it first.
+ */
+export function refuseOversizedBody(c: Context<AppEnv>): void {
+  const refused = c.get("bodyRefused");
+  if (refused) throw new HTTPException(413, { message: refused });
+}
+
 /** Options of {@linkcode readBody}. */
 export interface ReadBodyOptions {
   /**
@@ -31,8 +42,7 @@ export async function readBody(
   c: Context<AppEnv>,
   options: ReadBodyOptions = {},
 ): Promise<unknown> {
-  const refused = c.get("bodyRefused");
-  if (refused) throw new HTTPException(413, { message: refused });
+  refuseOversizedBody(c);
   if ((options.forms ?? true) && isFormPost(c)) {
     let form: Record<string, unknown>;
     try {

@@ -22,7 +22,7 @@ import {
 import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
-import { readObjectBody } from "../_lib/body.ts";
+import { readObjectBody, refuseOversizedBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
@@ -96,6 +96,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       return c.json({ ...(await listExpiredLinks(store)), stamped });
     })
     .delete("/", limit, async (c) => {
+      refuseOversizedBody(c);
       const { slug } = parseQuery(c, optionalSlugQuery);
       if (slug === undefined) return c.json(await listExpiredLinks(store));
       await removeLink(store, slug);

@@ -187,6 +187,21 @@ Deno.test("a body over the limit is refused after it is counted against the rate
   assertEquals((await (await t.request("/api/links")).json()).length, 0);
 });
 
+Deno.test("a DELETE with a body over the limit is refused with 413, and removes nothing", async () => {
+  await using t = await testApp();
+  assertEquals((await t.json("/api/create", { url: "example.com", slug: "kept" })).status, 201);
+  const big = "x".repeat(65 * 1024);
+  const remove = await t.request("/api/remove?slug=kept", { method: "DELETE", body: big });
+  assertEquals(remove.status, 413);
+  const sweep = await t.request("/api/sweep?slug=kept", { method: "DELETE", body: big });
+  assertEquals(sweep.status, 413);
+  assertEquals(sweep.headers.get("ratelimit-remaining"), "3"); // counted, as refusals are
+  assertEquals((await t.request("/kept")).status, 302);
+  // A DELETE with a body within the limit is answered as one without.
+  const small = await t.request("/api/remove?slug=kept", { method: "DELETE", body: "{}" });
+  assertEquals(small.status, 200);
+});
+
 Deno.test("a page's form post over the limit is refused with 413 too, and removes nothing", async () => {
   await using t = await testApp();
   assertEquals((await t.json("/api/create", { url: "example.com", slug: "kept" })).status, 201);
