@@ -78,6 +78,15 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/** Too many wrong passwords on one link: a guarded link refuses this client for a while. */
+export class TooManyGuessesError extends RateLimitedError {
+  /** Builds the error for a window of `windowMs`, open again in `retryAfterSeconds`. */
+  constructor(limit: number, windowMs: number, retryAfterSeconds: number) {
+    super(limit, windowMs, retryAfterSeconds);
+    this.message = `too many wrong passwords on this link; retry in ${retryAfterSeconds} s`;
+  }
+}
+
 /** Why a preview was refused: a name that is not public, an inner address, or an odd port. */
 export type PreviewRefusal = "host" | "private" | "port";
 

@@ -46,8 +46,9 @@ export const spec: RouteSpec = {
       "neither answer. A plain HTML form post that succeeds answers 303 to the link; one that " +
       "fails gets the unlock page again, with the reason, under the status below. Besides " +
       "the 10 a minute per client, a link that has taken 30 wrong passwords in 10 minutes from " +
-      "all clients together hears no more from the clients that sent one of them until the 10 " +
-      "minutes are over (also 429); a client that has sent none is still heard.",
+      "all clients together is guarded until the 10 minutes are over: each client (an IPv4 " +
+      "address, an IPv6 /64) gets 3 attempts on it in all, and after 130 attempts in all it " +
+      "takes none (also 429). A client that has not been guessing is heard until then.",
     body: { schema: unlockInput, example: { slug: "secret", pass: "correct horse" }, form: true },
     responses: {
       200: jsonResponse("Unlocked: the cookie is set", {
@@ -92,7 +93,8 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     async (c) => {
       const input = parseInput(unlockInput, await readObjectBody(c));
       const client = clientAddress(c, deps.config.trustProxy);
-      const record = await unlockLink(deps.store, input.slug, input.pass, client).catch((error) => {
+      const attempt = { slug: input.slug, password: input.pass, client };
+      const record = await unlockLink(deps.store, attempt).catch((error) => {
         if (error instanceof RateLimitedError) deps.metrics.rateLimited.inc(UNLOCK_PER_LINK.name);
         throw error;
       });

@@ -5,6 +5,7 @@ import {
   assertStringIncludes,
 } from "../_helpers/assert.ts";
 import { type TestApp, testApp } from "../_helpers/app.ts";
+import { encodeBase64 } from "../../lib/encoding.ts";
 
 const SECRET_URL = "https://secret.example/hidden-path";
 
@@ -194,23 +195,27 @@ Deno.test("unlock attempts are limited to 10 a minute per client", async () => {
   assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.3")).status, 200);
 });
 
-Deno.test("30 wrong passwords on one link stop the clients that sent them, for 10 minutes", async () => {
+Deno.test("30 wrong passwords guard a link: a guessing client gets 3 tries, others are heard", async () => {
   await using t = await testApp();
   await makeLocked(t);
   for (let i = 0; i < 30; i++) {
     assertEquals((await unlock(t, "locked", "guess", `198.51.100.${i}`)).status, 403);
   }
-  // A client that guessed wrong is not heard again in the window, even with the password.
+  // A client that guessed wrong once has two more tries, wrong or right, then none.
+  assertEquals((await unlock(t, "locked", "guess", "198.51.100.7")).status, 403);
+  assertEquals((await unlock(t, "locked", "guess", "198.51.100.7")).status, 403);
   const refused = await unlock(t, "locked", "open sesame", "198.51.100.7");
   assertEquals(refused.status, 429);
-  assertStringIncludes((await refused.json()).error, "30 requests per 10 minutes");
-  // A client that has not guessed wrong is heard: no stranger can lock the link's users out.
+  assertStringIncludes((await refused.json()).error, "too many wrong passwords on this link");
+  assert(Number(refused.headers.get("retry-after")) > 0);
+  // A client that has not been guessing is heard: no one client can lock the link's users out.
   assertEquals((await unlock(t, "locked", "open sesame", "203.0.113.99")).status, 200);
-  // A new client gets one guess while the link is guarded.
-  assertEquals((await unlock(t, "locked", "guess", "203.0.113.50")).status, 403);
-  assertEquals((await unlock(t, "locked", "guess", "203.0.113.50")).status, 429);
+  // The addresses of one IPv6 /64 are one client.
+  for (const [i, expected] of [403, 403, 403, 429].entries()) {
+    assertEquals((await unlock(t, "locked", "guess", `2001:db8:5:5::${i + 1}`)).status, expected);
+  }
   // Other links are not guarded by this one's guesses.
-  await t.json("/api/create", { url: "example.com/other", slug: "other", pass: "pw" });
+  await makeLocked(t, "other", "pw");
   assertEquals((await unlock(t, "other", "pw", "198.51.100.7")).status, 200);
   t.advance(10 * 60_000);
   assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.7")).status, 200);
@@ -220,13 +225,58 @@ Deno.test("below 30 wrong passwords a client that guessed wrong may still unlock
   await using t = await testApp();
   await makeLocked(t);
   for (let i = 0; i < 29; i++) {
-    assertEquals((await unlock(t, "locked", "guess", `198.51.100.${i}`)).status, 403);
+    assertEquals((await unlock(t, "locked", "guess", `198.51.100.${i % 10}`)).status, 403);
   }
   assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.3")).status, 200);
-  // The 30th wrong one guards the link.
-  assertEquals((await unlock(t, "locked", "guess", "198.51.100.4")).status, 403);
-  assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.4")).status, 429);
 });
+
+Deno.test("a guarded link takes no attempt at all after 130 in the window", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  await weakenPassword(t, "locked", "open sesame"); // 130 checks at full strength take seconds
+  for (let i = 0; i < 130; i++) {
+    assertEquals((await unlock(t, "locked", "guess", `10.0.${i >> 8}.${i & 255}`)).status, 403);
+  }
+  const closed = await unlock(t, "locked", "open sesame", "203.0.113.99");
+  assertEquals(closed.status, 429);
+  t.advance(10 * 60_000);
+  assertEquals((await unlock(t, "locked", "open sesame", "203.0.113.99")).status, 200);
+});
+
+Deno.test("attempts sent together on a guarded link get no more than the client's tries", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  await weakenPassword(t, "locked", "open sesame");
+  for (let i = 0; i < 30; i++) await unlock(t, "locked", "guess", `10.1.0.${i}`);
+  const statuses = await Promise.all(
+    Array.from(
+      { length: 8 },
+      async () => (await unlock(t, "locked", "guess", "203.0.113.8")).status,
+    ),
+  );
+  assertEquals(statuses.filter((status) => status === 403).length, 3);
+  assertEquals(statuses.filter((status) => status === 429).length, 5);
+});
+
+/** Gives the link `slug` a hash of `password` with one PBKDF2 round, cheap to check in bulk. */
+async function weakenPassword(t: TestApp, slug: string, password: string): Promise<void> {
+  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(password),
+    "PBKDF2",
+    false,
+    ["deriveBits"],
+  );
+  const bits = await crypto.subtle.deriveBits(
+    { name: "PBKDF2", hash: "SHA-256", salt, iterations: 1 },
+    key,
+    256,
+  );
+  const hash = `pbkdf2-sha256$1$${encodeBase64(salt)}$${encodeBase64(new Uint8Array(bits))}`;
+  const entry = await t.store.kv.get<{ passHash: string }>(["links", slug]);
+  await t.store.kv.set(["links", slug], { ...entry.value!, passHash: hash });
+}
 
 Deno.test("no response reveals a protected destination without its cookie", async () => {
   await using t = await testApp();
