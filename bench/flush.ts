@@ -2,7 +2,8 @@
  * What writing clicks costs the process, apart from the redirect: the CPU a flush spends per link
  * (all of the process's threads, the store's own included) when a second's visits to 1,000
  * links are written, one visitor a link, on a 1,000- and a 100,000-link store. The buffer's own
- * flush is measured with the links visited in the store's order and shuffled; beneath it, the
+ * flush (recording the visits included) is measured with the links visited in the store's order
+ * and shuffled; beneath it, the
  * writing alone (`writeVisits`, no classifying) at ten links a commit (what a flush of 1,000
  * links takes) and ninety (the most a commit takes), in both orders. Beside them, one commit of a
  * single sum: what any commit costs the store however small it is.
