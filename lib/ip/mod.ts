@@ -10,12 +10,17 @@ export function bareHostName(hostname: string): string {
   return hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.+$/, "").toLowerCase();
 }
 
+// Digits, hex digits, `x` (0x7f.1), dots and colons, in brackets or not.
+const ADDRESS_CHARACTERS = /^\[?[0-9A-Fa-fXx.:]+\]?$/;
+
 /**
  * `address` in the URL standard's serialization (dotted decimal, or compressed hex IPv6), or
- * `null` when it is not an IP address. ipaddr.js reads `::a.b.c.d` as IPv4-mapped, so the text
- * goes through the URL parser first, which also refuses zone identifiers.
+ * `null` when it is not an IP address (zone identifiers included). ipaddr.js reads `::a.b.c.d` as
+ * IPv4-mapped, so the text goes through the URL parser first.
  */
 export function canonicalAddress(address: string): string | null {
+  // Only what an address can be written with: the URL parser would also take `a@1.2.3.4`.
+  if (!ADDRESS_CHARACTERS.test(address)) return null;
   const bare = bareHostName(address);
   let hostname: string;
   try {

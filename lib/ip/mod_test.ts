@@ -20,6 +20,11 @@ Deno.test("an address has one spelling, and anything else is none", () => {
     ["203.0.113.5:443", null],
     ["unknown", null],
     ["", null],
+    ["evil@203.0.113.5", null],
+    ["203.0.113.5/x", null],
+    ["1.2.3.4?x", null],
+    ["%31.2.3.4", null],
+    ["\uff11.\uff12.\uff13.\uff14", null],
   ];
   for (const [input, expected] of cases) {
     assertEquals(canonicalAddress(input), expected, input.slice(0, 40));

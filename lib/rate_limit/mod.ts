@@ -34,6 +34,8 @@ export const RATE_LIMITS = {
 export interface RateDecision {
   /** Whether the request is within the limit. */
   allowed: boolean;
+  /** Requests counted in this window, this one included. */
+  count: number;
   /** Requests allowed per window. */
   limit: number;
   /** Requests left in this window after this one. */
@@ -42,25 +44,6 @@ export interface RateDecision {
   resetAt: number;
   /** Whole seconds until the window ends, at least 1. */
   retryAfterSeconds: number;
-}
-
-/** What `rule` has counted of `client` in the current window, and when that window ends. */
-export interface RateCount {
-  /** Requests counted so far in this window. */
-  count: number;
-  /** Whole seconds until the window ends, at least 1. */
-  retryAfterSeconds: number;
-}
-
-/** How many requests of `client` `rule` has counted in the current window, counting none. */
-export async function countSoFar(
-  store: Store,
-  rule: RateLimit,
-  client: string,
-): Promise<RateCount> {
-  const window = windowOf(store, rule, client);
-  const current = await store.kv.get(window.key);
-  return { count: countIn(current.value), retryAfterSeconds: window.retryAfterSeconds };
 }
 
 /**
@@ -73,35 +56,58 @@ export async function countRequest(
   rule: RateLimit,
   client: string,
 ): Promise<RateDecision> {
-  const { key, resetAt, retryAfterSeconds } = windowOf(store, rule, client);
+  const window = windowOf(store, rule, client, store.now());
+  const count = await changeCount(store, rule, window.key, 1);
+  return {
+    allowed: count <= rule.limit,
+    count,
+    limit: rule.limit,
+    remaining: Math.max(0, rule.limit - count),
+    resetAt: window.resetAt,
+    retryAfterSeconds: window.retryAfterSeconds,
+  };
+}
+
+/**
+ * Takes back a request {@linkcode countRequest} counted (`counted` is what it answered), once it
+ * turns out not to count: in the window it was counted in, never below zero.
+ */
+export async function uncountRequest(
+  store: Store,
+  rule: RateLimit,
+  client: string,
+  counted: RateDecision,
+): Promise<void> {
+  const window = windowOf(store, rule, client, counted.resetAt - rule.windowMs);
+  await changeCount(store, rule, window.key, -1);
+}
+
+/** Adds `delta` to the count under `key`, checked against other writers; returns the new count. */
+async function changeCount(
+  store: Store,
+  rule: RateLimit,
+  key: Deno.KvKey,
+  delta: number,
+): Promise<number> {
   for (let attempt = 0;; attempt++) {
     const current = await store.kv.get(key);
-    const count = countIn(current.value) + 1;
+    const count = Math.max(0, countIn(current.value) + delta);
     const result = await retryLocked(() =>
       store.kv.atomic().check(current).set(key, count, { expireIn: rule.windowMs * 2 }).commit()
     );
-    if (result.ok) {
-      return {
-        allowed: count <= rule.limit,
-        limit: rule.limit,
-        remaining: Math.max(0, rule.limit - count),
-        resetAt,
-        retryAfterSeconds,
-      };
-    }
+    if (result.ok) return count;
     if (attempt > 3) await pause(Math.random() * Math.min(attempt, 20));
   }
 }
 
-/** The window of `rule` that holds the store's now, for `client`: its key and when it ends. */
-function windowOf(store: Store, rule: RateLimit, client: string) {
-  const now = store.now();
-  const windowStart = now - (now % rule.windowMs);
+/** The window of `rule` that holds the time `at`, for `client`: its key and when it ends. */
+function windowOf(store: Store, rule: RateLimit, client: string, at: number) {
+  const windowStart = at - (at % rule.windowMs);
   const resetAt = windowStart + rule.windowMs;
   return {
     key: rateWindowKey(rule.name, client, windowStart),
     resetAt,
-    retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+    retryAfterSeconds: Math.max(1, Math.ceil((resetAt - store.now()) / 1000)),
   };
 }
 

@@ -1,9 +1,11 @@
 /**
- * Per-client rate limits, with the standard headers on every limited response.
+ * Per-client rate limits (an IPv6 client by its /64), with the standard headers on every limited
+ * response.
  * @module
  */
 import type { MiddlewareHandler } from "hono";
 import { RateLimitedError } from "../../lib/errors.ts";
+import { addressGroup } from "../../lib/ip/mod.ts";
 import { countRequest, type RateLimit } from "../../lib/rate_limit/mod.ts";
 import { clientAddress } from "../_lib/client.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
@@ -14,7 +16,8 @@ import type { AppDeps, AppEnv } from "../_lib/env.ts";
  */
 export function rateLimit(deps: AppDeps, rule: RateLimit): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
-    const client = clientAddress(c, deps.config.trustProxy);
+    // An IPv6 client is counted by its /64: one host is given a whole /64 to pick from.
+    const client = addressGroup(clientAddress(c, deps.config.trustProxy));
     const decision = await countRequest(deps.store, rule, client);
     const headers = {
       "RateLimit-Limit": String(decision.limit),

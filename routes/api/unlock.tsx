@@ -47,7 +47,7 @@ export const spec: RouteSpec = {
       "fails gets the unlock page again, with the reason, under the status below. Besides " +
       "the 10 a minute per client, a link that has taken 30 wrong passwords in 10 minutes from " +
       "all clients together is guarded until the 10 minutes are over: each client (an IPv4 " +
-      "address, an IPv6 /64) gets 3 attempts on it in all, and after 130 attempts in all it " +
+      "address, an IPv6 /64) gets 3 attempts on it in all, and after 130 wrong passwords it " +
       "takes none (also 429). A client that has not been guessing is heard until then.",
     body: { schema: unlockInput, example: { slug: "secret", pass: "correct horse" }, form: true },
     responses: {

@@ -258,6 +258,39 @@ Deno.test("attempts sent together on a guarded link get no more than the client'
   assertEquals(statuses.filter((status) => status === 429).length, 5);
 });
 
+Deno.test("attempts sent together on a fresh link check at most 130 wrong passwords", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  await weakenPassword(t, "locked", "open sesame");
+  const statuses = await Promise.all(
+    Array.from(
+      { length: 200 },
+      async (_, i) => (await unlock(t, "locked", "guess", `10.2.${i >> 8}.${i & 255}`)).status,
+    ),
+  );
+  assertEquals(statuses.filter((status) => status === 403).length, 130);
+  assertEquals(statuses.filter((status) => status === 429).length, 70);
+});
+
+Deno.test("a client past its tries does not use up the link's 130 for everyone else", async () => {
+  await using t = await testApp(); // the clock starts on a window's edge
+  await makeLocked(t);
+  await weakenPassword(t, "locked", "open sesame");
+  for (let i = 0; i < 30; i++) await unlock(t, "locked", "guess", `10.3.0.${i}`);
+  const refused: number[] = [];
+  for (let minute = 0; minute < 7; minute++) {
+    for (const client of ["203.0.113.1", "203.0.113.2"]) {
+      for (let i = 0; i < 10; i++) {
+        refused.push((await unlock(t, "locked", "guess", client)).status);
+      }
+    }
+    t.advance(60_000);
+  }
+  assertEquals(refused.filter((status) => status === 429).length, 134);
+  // 30 + 6 wrong passwords counted, not 170: the link is open to a visitor with the password.
+  assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.200")).status, 200);
+});
+
 /** Gives the link `slug` a hash of `password` with one PBKDF2 round, cheap to check in bulk. */
 async function weakenPassword(t: TestApp, slug: string, password: string): Promise<void> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
