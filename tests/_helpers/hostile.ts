@@ -607,7 +607,13 @@ const STANDALONE_ODD_PATHS = [
 
 function sharedOr(context: HostileContext): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 6, arbitrary: fc.nat(0xffffff).map((n) => `2001:db8::${n.toString(16)}`) },
+    // Each its own /64, as rate limits count an IPv6 client.
+    {
+      weight: 6,
+      arbitrary: fc.nat(0xffffff).map((n) =>
+        `2001:db8:${(n >> 16).toString(16)}:${(n & 0xffff).toString(16)}::1`
+      ),
+    },
     { weight: 1, arbitrary: fc.constantFrom(...context.sharedClients) },
   );
 }

@@ -202,7 +202,7 @@ export async function call(
 
 /** The `i`-th of as many distinct client addresses as a test needs (IPv6 documentation range). */
 export function clientNumber(i: number): string {
-  return `2001:db8::${(i + 1).toString(16)}`;
+  return `2001:db8:${(i + 1).toString(16)}::1`; // a /64 of its own: rate limits count by /64
 }
 
 /** Runs `task(i)` for every `i` below `count`, at most `concurrency` at a time; results in order. */
