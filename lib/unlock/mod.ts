@@ -1,6 +1,6 @@
 /**
- * Unlocking protected links: checking a password, with guessing bounded per link without letting
- * one client lock the link's other users out.
+ * Unlocking protected links: checking a password, with guessing bounded per client and per link
+ * without letting anyone lock a link's users out with a few requests.
  * @module
  */
 import {
@@ -14,29 +14,32 @@ import type { Store } from "../kv/store.ts";
 import { getLiveLink } from "../links/read.ts";
 import type { DatedLinkRecord } from "../links/record.ts";
 import { verifyPassword } from "../passwords/mod.ts";
-import { countRequest, type RateLimit, uncountRequest } from "../rate_limit/mod.ts";
+import {
+  countRequest,
+  type RateDecision,
+  type RateLimit,
+  uncountRequest,
+} from "../rate_limit/mod.ts";
 
 export * from "./token.ts";
 
 const WINDOW_MS = 600_000;
-/** Wrong passwords on one link in a 10-minute window, from all clients, that guard it. */
-export const GUARDED_FROM = 30;
-/** Wrong passwords on one link in a window, from all clients, that close it to every attempt. */
-export const CLOSED_AFTER = 130;
-/** Attempts one client may make on a guarded link in a window, its wrong ones before included. */
-export const TRIES_WHEN_GUARDED = 3;
+/** Wrong passwords one client (an IPv4 address, an IPv6 /64) may send one link in a window. */
+export const WRONG_PER_CLIENT = 5;
+/** Wrong passwords one link takes in a window, from all clients together. */
+export const WRONG_PER_LINK = 130;
 
 /** Wrong passwords counted on one link, from all clients (see {@linkcode unlockLink}). */
 export const UNLOCK_PER_LINK: RateLimit = {
   name: "unlock_link",
-  limit: CLOSED_AFTER,
+  limit: WRONG_PER_LINK,
   windowMs: WINDOW_MS,
 };
 
-// Attempts of one client on one link: its wrong ones, and every one while the link is guarded.
+// Wrong passwords counted of one client on one link.
 const UNLOCK_PER_CLIENT: RateLimit = {
   name: "unlock_link_client",
-  limit: TRIES_WHEN_GUARDED,
+  limit: WRONG_PER_CLIENT,
   windowMs: WINDOW_MS,
 };
 
@@ -52,13 +55,12 @@ export interface UnlockAttempt {
  * Checks the attempt's password against the live protected link and returns the link. Throws
  * `LinkNotFoundError`, `NotProtectedError`, `TooManyGuessesError` (429) or `WrongPasswordError`.
  *
- * Counting every attempt on a link against one cap would let anyone lock its users out, the
- * right password included, with a few requests. So each attempt is counted on the link before
- * its password is checked (attempts sent together each see their own count) and taken back when
- * the password is right or the attempt is refused: what stays counted is wrong passwords. Past
- * {@linkcode GUARDED_FROM} of them in a window the link is guarded: a client (an IPv4 address,
- * an IPv6 /64) then gets {@linkcode TRIES_WHEN_GUARDED} attempts in all, its wrong ones before
- * included, and past {@linkcode CLOSED_AFTER} the link takes none until the window ends.
+ * Guessing is bounded per client and per link, in 10-minute windows: a client (an IPv4 address,
+ * an IPv6 /64) gets {@linkcode WRONG_PER_CLIENT} wrong passwords on a link, and a link takes
+ * {@linkcode WRONG_PER_LINK} from everyone. A cap on every attempt would let anyone lock a
+ * link's users out, the right password included, so only wrong passwords stay counted: each
+ * attempt is counted before its password is checked (attempts sent together each see their own
+ * count) and taken back when the password is right or the attempt is refused.
  */
 export async function unlockLink(store: Store, attempt: UnlockAttempt): Promise<DatedLinkRecord> {
   const { slug, password } = attempt;
@@ -66,22 +68,39 @@ export async function unlockLink(store: Store, attempt: UnlockAttempt): Promise<
   if (record === null) throw new LinkNotFoundError(slug);
   if (record.passHash === null) throw new NotProtectedError(slug);
   const mine = `${slug}\n${addressGroup(attempt.client)}`;
+  const byClient = await countRequest(store, UNLOCK_PER_CLIENT, mine);
+  const takeBackClient = () => takeBack(store, UNLOCK_PER_CLIENT, mine, byClient);
+  if (!byClient.allowed) {
+    await takeBackClient();
+    throw new TooManyGuessesError(WRONG_PER_CLIENT, WINDOW_MS, byClient.retryAfterSeconds);
+  }
   const onLink = await countRequest(store, UNLOCK_PER_LINK, slug);
-  const guarded = onLink.count > GUARDED_FROM;
-  const refuse = async (retryAfterSeconds: number) => {
-    await uncountRequest(store, UNLOCK_PER_LINK, slug, onLink);
-    return new TooManyGuessesError(TRIES_WHEN_GUARDED, WINDOW_MS, retryAfterSeconds);
-  };
-  if (!onLink.allowed) throw await refuse(onLink.retryAfterSeconds);
-  if (guarded) {
-    const byClient = await countRequest(store, UNLOCK_PER_CLIENT, mine);
-    if (!byClient.allowed) throw await refuse(byClient.retryAfterSeconds);
+  const takeBackBoth = () =>
+    Promise.all([takeBackClient(), takeBack(store, UNLOCK_PER_LINK, slug, onLink)]);
+  if (!onLink.allowed) {
+    await takeBackBoth();
+    throw new TooManyGuessesError(WRONG_PER_LINK, WINDOW_MS, onLink.retryAfterSeconds);
   }
   if (await verifyPassword(password, record.passHash)) {
-    await uncountRequest(store, UNLOCK_PER_LINK, slug, onLink);
+    await takeBackBoth();
     return record;
   }
-  // A wrong password before the guard counts toward the client's tries once it is guarded.
-  if (!guarded) await countRequest(store, UNLOCK_PER_CLIENT, mine);
   throw new WrongPasswordError();
+}
+
+/**
+ * Takes back an attempt that turned out not to count. A store that fails it leaves one attempt
+ * too many counted, never too few, and must not cost the answer (the cookie, or the 429).
+ */
+async function takeBack(
+  store: Store,
+  rule: RateLimit,
+  client: string,
+  counted: RateDecision,
+): Promise<void> {
+  try {
+    await uncountRequest(store, rule, client, counted);
+  } catch {
+    // Counted one too many until the window ends: stricter, never looser.
+  }
 }

@@ -45,10 +45,9 @@ export const spec: RouteSpec = {
       "destination shows in unshorten, the list and the export. The destination is in " +
       "neither answer. A plain HTML form post that succeeds answers 303 to the link; one that " +
       "fails gets the unlock page again, with the reason, under the status below. Besides " +
-      "the 10 a minute per client, a link that has taken 30 wrong passwords in 10 minutes from " +
-      "all clients together is guarded until the 10 minutes are over: each client (an IPv4 " +
-      "address, an IPv6 /64) gets 3 attempts on it in all, and after 130 wrong passwords it " +
-      "takes none (also 429). A client that has not been guessing is heard until then.",
+      "the 10 a minute per client, a client (an IPv4 address, an IPv6 /64) gets 5 wrong " +
+      "passwords on a link in 10 minutes, and a link takes 130 from everyone (also 429). A " +
+      "right password costs no try.",
     body: { schema: unlockInput, example: { slug: "secret", pass: "correct horse" }, form: true },
     responses: {
       200: jsonResponse("Unlocked: the cookie is set", {

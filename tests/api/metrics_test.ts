@@ -106,19 +106,12 @@ Deno.test("rate-limit refusals are counted by the limit's name", async () => {
   assertEquals(valueOf(scraped, "lapse_rate_limited_total", { limit: "unlock_link" }), 0);
 });
 
-Deno.test("refusals by the per-link unlock limit are counted too", async () => {
+Deno.test("refusals by the unlock guesses' limit are counted too", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "example.com", slug: "vault", pass: "right" });
-  for (let i = 0; i < 30; i++) {
-    await (await t.json("/api/unlock", { slug: "vault", pass: "wrong" }, {
-      client: `198.51.100.${i}`,
-    })).text();
-  }
-  // The link is guarded now: a client that guessed wrong has three tries in all, then none.
   const guess = (pass: string) =>
     t.json("/api/unlock", { slug: "vault", pass }, { client: "198.51.100.0" });
-  assertEquals((await guess("wrong")).status, 403);
-  assertEquals((await guess("wrong")).status, 403);
+  for (let i = 0; i < 5; i++) assertEquals((await guess("wrong")).status, 403);
   assertEquals((await guess("right")).status, 429);
   const scraped = await scrape(t.request);
   assertEquals(valueOf(scraped, "lapse_rate_limited_total", { limit: "unlock_link" }), 1);
