@@ -7,7 +7,7 @@
  * @module
  */
 import ipaddr from "ipaddr.js";
-import { bareHostName, canonicalAddress } from "../ip/mod.ts";
+import { bareHostName, plainAddress } from "../ip/mod.ts";
 
 /** Name suffixes that never denote a public host (RFC 6761, RFC 6762, RFC 8375, ICANN). */
 const INNER_SUFFIXES = [".localhost", ".local", ".internal", ".home.arpa", ".test", ".invalid"];
@@ -50,14 +50,14 @@ export function isInnerHostName(hostname: string, serviceHost: string): boolean 
  * 6to4, Teredo and the other tunnelling and special IPv6 ranges are refused outright.
  */
 export function publicAddress(address: string): string | null {
-  const canonical = canonicalAddress(address);
-  if (canonical === null) return null;
-  const parsed = ipaddr.parse(canonical);
+  // A mapped address comes back as the IPv4 address it names.
+  const plain = plainAddress(address);
+  if (plain === null) return null;
+  const parsed = ipaddr.parse(plain);
   if (parsed.kind() === "ipv4") {
     return parsed.range() === "unicast" ? parsed.toString() : null;
   }
   const v6 = parsed as ipaddr.IPv6;
-  if (v6.isIPv4MappedAddress()) return publicAddress(v6.toIPv4Address().toString());
   if (v6.match(NAT64)) {
     const inner = new ipaddr.IPv4(v6.toByteArray().slice(12));
     return publicAddress(inner.toString()) === null ? null : v6.toString();
