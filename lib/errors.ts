@@ -78,7 +78,7 @@ export class RateLimitedError extends DomainError {
   }
 }
 
-/** Too many wrong passwords on one link: a guarded link refuses this client for a while. */
+/** Too many wrong passwords on one link, from this client or from everyone, in the window. */
 export class TooManyGuessesError extends RateLimitedError {
   /** Builds the error for a window of `windowMs`, open again in `retryAfterSeconds`. */
   constructor(limit: number, windowMs: number, retryAfterSeconds: number) {
