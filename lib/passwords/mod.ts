@@ -13,11 +13,17 @@ const SALT_BYTES = 16;
 const HASH_BITS = 256;
 const encoder = new TextEncoder();
 
-/** Hashes `password` with a fresh salt. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * Hashes `password` with a fresh salt, at {@linkcode PBKDF2_ITERATIONS} unless told otherwise
+ * (tests that check many passwords). The count is kept in the hash, which is checked with it.
+ */
+export async function hashPassword(
+  password: string,
+  iterations: number = PBKDF2_ITERATIONS,
+): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
-  const hash = await derive(password, salt, PBKDF2_ITERATIONS);
-  return `${SCHEME}$${PBKDF2_ITERATIONS}$${encodeBase64(salt)}$${encodeBase64(hash)}`;
+  const hash = await derive(password, salt, iterations);
+  return `${SCHEME}$${iterations}$${encodeBase64(salt)}$${encodeBase64(hash)}`;
 }
 
 /** Whether `password` matches `stored`, compared in constant time; `false` for a bad hash. */

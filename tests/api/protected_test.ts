@@ -5,7 +5,8 @@ import {
   assertStringIncludes,
 } from "../_helpers/assert.ts";
 import { type TestApp, testApp } from "../_helpers/app.ts";
-import { encodeBase64 } from "../../lib/encoding.ts";
+import { linkKey } from "../../lib/kv/keys.ts";
+import { hashPassword } from "../../lib/passwords/mod.ts";
 
 const SECRET_URL = "https://secret.example/hidden-path";
 
@@ -295,22 +296,11 @@ Deno.test("a client past its tries does not use up the link's 130 for everyone e
 
 /** Gives the link `slug` a hash of `password` with one PBKDF2 round, cheap to check in bulk. */
 async function weakenPassword(t: TestApp, slug: string, password: string): Promise<void> {
-  const salt = crypto.getRandomValues(new Uint8Array(16));
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(password),
-    "PBKDF2",
-    false,
-    ["deriveBits"],
-  );
-  const bits = await crypto.subtle.deriveBits(
-    { name: "PBKDF2", hash: "SHA-256", salt, iterations: 1 },
-    key,
-    256,
-  );
-  const hash = `pbkdf2-sha256$1$${encodeBase64(salt)}$${encodeBase64(new Uint8Array(bits))}`;
-  const entry = await t.store.kv.get<{ passHash: string }>(["links", slug]);
-  await t.store.kv.set(["links", slug], { ...entry.value!, passHash: hash });
+  const entry = await t.store.kv.get<{ passHash: string }>(linkKey(slug));
+  await t.store.kv.set(linkKey(slug), {
+    ...entry.value!,
+    passHash: await hashPassword(password, 1),
+  });
 }
 
 Deno.test("no response reveals a protected destination without its cookie", async () => {
