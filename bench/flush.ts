@@ -56,13 +56,13 @@ export async function benchFlush(options: FlushBenchOptions = {}): Promise<void>
     await using store = await freshStore();
     const slugs = spreadPaths(await seedLinksFast(store, size), count).map((path) => path.slice(1));
     const links = await linksOf(store, slugs);
-    for (const order of ["store", "shuffled"] as const) {
-      const ordered = order === "store" ? links : shuffled(links);
+    const orders = [["store", links], ["shuffled", shuffled(links)]] as const;
+    for (const [order, ordered] of orders) {
       const figures = await bufferFlushes(store, ordered, rounds);
-      rows.push([size.toLocaleString("en"), "buffer", 10, order, ...shown(figures)]);
+      const perCommit = linksPerCommit(ordered.length);
+      rows.push([size.toLocaleString("en"), "buffer", perCommit, order, ...shown(figures)]);
     }
-    for (const order of ["store", "shuffled"] as const) {
-      const ordered = order === "store" ? links : shuffled(links);
+    for (const [order, ordered] of orders) {
       for (const { links: perCommit, flushLinks } of COMMIT_SIZES) {
         if (linksPerCommit(flushLinks) !== perCommit) throw new Error("commit sizes moved");
         const figures = await writes(store, ordered, flushLinks, rounds);
