@@ -136,6 +136,76 @@ Deno.test("static paths no file can have are 404 pages, and nothing is printed r
   assertEquals(logged.filter((line) => line.level !== "info"), []);
 });
 
+Deno.test("static files carry their length, a validator, and caching fit for their names", async () => {
+  await using t = await testApp();
+  const css = await t.request("/static/style.css");
+  const bytes = (await css.arrayBuffer()).byteLength;
+  assertEquals(css.headers.get("content-length"), String(bytes));
+  assertEquals(css.headers.get("cache-control"), "no-cache");
+  assertEquals(css.headers.get("x-content-type-options"), "nosniff");
+  const tag = css.headers.get("etag")!;
+  assert(/^W\/"[0-9a-f]+-[0-9a-f]+"$/.test(tag), tag);
+
+  const head = await t.request("/static/style.css", { method: "HEAD" });
+  assertEquals(head.status, 200);
+  assertEquals(head.headers.get("content-length"), String(bytes), "HEAD tells GET's length");
+  assertEquals(head.headers.get("content-type"), "text/css; charset=utf-8");
+  assertEquals(await head.text(), "");
+
+  for (const given of [tag, tag.slice(2), `"other", ${tag}`, "*"]) {
+    const again = await t.request("/static/style.css", { headers: { "If-None-Match": given } });
+    assertEquals(again.status, 304, given);
+    assertEquals(again.headers.get("etag"), tag);
+    assertEquals(await again.text(), "");
+  }
+  const changed = await t.request("/static/style.css", { headers: { "If-None-Match": '"x"' } });
+  assertEquals(changed.status, 200);
+  await changed.body?.cancel();
+
+  const build = JSON.parse(await Deno.readTextFile("static/build/manifest.json")) as {
+    files: string[];
+  };
+  const hashed = build.files.find((name) => /-[A-Z0-9]{8}\.js$/.test(name))!;
+  const chunk = await t.request(`/static/build/${hashed}`);
+  assertEquals(chunk.headers.get("cache-control"), "public, max-age=31536000, immutable");
+  assertEquals(chunk.headers.get("content-type"), "text/javascript; charset=utf-8");
+  await chunk.body?.cancel();
+  const entry = await t.request("/static/build/_client.js");
+  assertEquals(entry.headers.get("cache-control"), "no-cache", "the entry keeps its name");
+  await entry.body?.cancel();
+
+  const gzip = { "Accept-Encoding": "br;q=1, gzip;q=0.8" };
+  const packed = await t.request("/static/style.css", { headers: gzip });
+  assertEquals(packed.headers.get("content-encoding"), "gzip");
+  assertEquals(packed.headers.get("vary"), "Accept-Encoding");
+  const packedTag = packed.headers.get("etag")!;
+  assert(packedTag !== tag && packedTag.endsWith('-gz"'), packedTag);
+  const packedBytes = new Uint8Array(await packed.arrayBuffer());
+  assertEquals(packed.headers.get("content-length"), String(packedBytes.byteLength));
+  assert(packedBytes.byteLength < bytes / 2, `${packedBytes.byteLength} of ${bytes} bytes`);
+  const unpacked = new Response(
+    new Blob([packedBytes]).stream().pipeThrough(new DecompressionStream("gzip")),
+  );
+  assertEquals(await unpacked.text(), await Deno.readTextFile("static/style.css"));
+  const packedHead = await t.request("/static/style.css", { method: "HEAD", headers: gzip });
+  assertEquals(packedHead.headers.get("content-length"), String(packedBytes.byteLength));
+  await packedHead.body?.cancel();
+  const packedAgain = await t.request("/static/style.css", {
+    headers: { ...gzip, "If-None-Match": packedTag },
+  });
+  assertEquals(packedAgain.status, 304);
+  const refused = await t.request("/static/style.css", {
+    headers: { "Accept-Encoding": "gzip;q=0", "If-None-Match": packedTag },
+  });
+  assertEquals(refused.status, 200, "the plain copy is another version");
+  assertEquals(refused.headers.get("content-encoding"), null);
+  await refused.body?.cancel();
+
+  const slash = await t.request("/static/style.css/");
+  assertEquals(slash.status, 404);
+  await slash.body?.cancel();
+});
+
 Deno.test("a body the client cuts off is a 400, with or without a length, not an unexpected error", async () => {
   const logged: LogLine[] = [];
   await using t = await testApp({ log: (line) => logged.push(line) });
