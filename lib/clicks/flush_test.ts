@@ -1,10 +1,12 @@
-import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
-import { memoryStore, tally } from "../../tests/_helpers/store.ts";
+import { assert, assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
+import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
+import { memoryStore, tally, type TestStore } from "../../tests/_helpers/store.ts";
 import { linkStatsKey } from "../kv/keys.ts";
 import { CLICKS, DAY_CLICKS, REFERRERS } from "../tallies/kinds.ts";
 import { type LinkStats, newLinkStats } from "../tallies/shares.ts";
 import {
   chunksOf,
+  commitsInFlight,
   type KnownStats,
   linksPerCommit,
   type LinkVisits,
@@ -31,6 +33,74 @@ Deno.test("a small flush commits few links at a time, a large one more", () => {
   assertEquals(linksPerCommit(2_001), 21);
   assertEquals(linksPerCommit(5_000), 50);
   assertEquals(linksPerCommit(20_000), 90);
+});
+
+async function storeFigures(store: TestStore, links: LinkVisits[]): Promise<void> {
+  for (let i = 0; i < links.length; i += 500) {
+    const atomic = store.kv.atomic();
+    for (const link of links.slice(i, i + 500)) {
+      atomic.set(linkStatsKey(link.id), newLinkStats(null));
+    }
+    await atomic.commit();
+  }
+}
+
+Deno.test("a large flush keeps two commits in flight, and writes each link once", async () => {
+  assertEquals([1_000, 3_000, 3_001, 20_000].map(commitsInFlight), [1, 1, 2, 2]);
+  for (const [count, inFlight] of [[1_000, 1], [4_000, 2]] as const) {
+    await using store = await memoryStore();
+    const links = visits(count);
+    await storeFigures(store, links);
+    const faults: Faults = { commits: 0, down: false, committing: { now: 0, most: 0 } };
+    let told = 0;
+    const outcome = await writeVisits({ ...store, kv: faultyKv(store.kv, faults) }, links, {
+      flushLinks: count,
+      touched: new Map(),
+      known: new Map(),
+      onCommitted: (chunk) => told += chunk.length,
+      onRefused: () => {},
+    });
+    assertEquals(faults.committing!.most, inFlight, `${count} links`);
+    assertEquals(outcome, { clicks: count, bots: 0, dropped: 0 });
+    assertEquals(told, count);
+    assertEquals(await tally(store, CLICKS), count);
+    const entries = await store.kv.getMany<LinkStats[]>(
+      [links[0]!, links[count - 1]!].map((link) => linkStatsKey(link.id)),
+    );
+    assertEquals(entries.map((entry) => entry.value?.shares[CLICKS]?.[""]), [1, 1]);
+  }
+});
+
+Deno.test("a large flush that fails throws once its commits in flight settle, each told of", async () => {
+  await using store = await memoryStore();
+  const links = visits(4_000);
+  await storeFigures(store, links);
+  const faults: Faults = {
+    commits: 1,
+    passing: 7,
+    down: false,
+    committing: { now: 0, most: 0 },
+  };
+  let told = 0;
+  const known: KnownStats = new Map();
+  await assertRejects(
+    () =>
+      writeVisits({ ...store, kv: faultyKv(store.kv, faults) }, links, {
+        flushLinks: links.length,
+        touched: new Map(),
+        known,
+        onCommitted: (_, outcome) => told += outcome.clicks,
+        onRefused: () => {},
+      }),
+    Error,
+    "simulated store failure",
+  );
+  assertEquals(faults.committing!.now, 0, "nothing left under way");
+  assertEquals(faults.committing!.most, 2);
+  assert(told >= 7 * linksPerCommit(links.length), `${told} clicks told of`);
+  assert(told < links.length, "the flush stopped taking chunks");
+  assertEquals(await tally(store, CLICKS), told, "what was told of is what was written");
+  assertEquals(known.size, told, "only committed figures are remembered");
 });
 
 Deno.test("chunks keep every link once, in order, within the commit's size", () => {

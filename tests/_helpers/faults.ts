@@ -1,5 +1,6 @@
 /**
- * A KV that fails on demand, for tests of store faults.
+ * A KV that fails on demand, for tests of store faults, and tells how many commits it runs at
+ * once.
  * @module
  */
 
@@ -11,6 +12,8 @@ export interface Faults {
   passing?: number;
   /** While true, every read and write fails. */
   down: boolean;
+  /** When given, kept up to date: commits under way now, and the most there were at once. */
+  committing?: { now: number; most: number };
 }
 
 function fail(): Promise<never> {
@@ -40,15 +43,16 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
   const proxy: Deno.AtomicOperation = new Proxy(atomic, {
     get(op, name) {
       if (name === "commit") {
-        return () => {
-          if (!faults.down && faults.commits <= 0) return op.commit();
-          if (!faults.down && (faults.passing ?? 0) > 0) {
-            faults.passing = faults.passing! - 1;
-            return op.commit();
-          }
-          faults.commits = Math.max(0, faults.commits - 1);
-          return fail();
-        };
+        return () =>
+          watched(faults, () => {
+            if (!faults.down && faults.commits <= 0) return op.commit();
+            if (!faults.down && (faults.passing ?? 0) > 0) {
+              faults.passing = faults.passing! - 1;
+              return op.commit();
+            }
+            faults.commits = Math.max(0, faults.commits - 1);
+            return fail();
+          });
       }
       const member = Reflect.get(op, name, op);
       if (typeof member !== "function") return member;
@@ -59,4 +63,16 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
     },
   });
   return proxy;
+}
+
+async function watched<T>(faults: Faults, commit: () => Promise<T>): Promise<T> {
+  const committing = faults.committing;
+  if (committing === undefined) return commit();
+  committing.now++;
+  committing.most = Math.max(committing.most, committing.now);
+  try {
+    return await commit();
+  } finally {
+    committing.now--;
+  }
 }
