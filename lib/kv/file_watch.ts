@@ -16,8 +16,8 @@ export interface FileWatchOptions {
 
 /**
  * Looks at the file at `path` every `intervalMs`: when it is gone, `slot` is marked down; when a
- * file is there again (a different one from the file the store opened), it is opened, put in the
- * slot, and the store is up again. Returns a function that stops watching.
+ * file is there again (after it was gone, or a different one from the file the store opened), it
+ * is opened, put in the slot, and the store is up again. Returns a function that stops watching.
  */
 export function watchStoreFile(
   slot: KvSlot,
@@ -27,6 +27,9 @@ export function watchStoreFile(
   const open = options.open ?? ((at: string) => Deno.openKv(at));
   let inode = inodeOf(path);
   if (inode === null) return () => {};
+  // Once the file has been gone, whatever file is back is opened, even under the same inode:
+  // the same file moved back, or a new one given a freed number.
+  let vanished = false;
   let busy = false;
   const timer = setInterval(async () => {
     if (busy) return;
@@ -34,11 +37,13 @@ export function watchStoreFile(
     try {
       const now = inodeOf(path);
       if (now === null) {
+        vanished = true;
         slot.down ??= new Error(`the store's file ${path} is gone`);
-      } else if (now !== inode) {
+      } else if (vanished || now !== inode) {
         const replaced = slot.kv;
         slot.kv = await open(path);
         inode = now;
+        vanished = false;
         slot.down = null;
         try {
           replaced.close();

@@ -29,3 +29,25 @@ Deno.test("a store whose file vanishes answers unavailable, and recovers when a 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a store whose folder is moved away and back recovers, the same file under the same inode", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lapse-moved-" });
+  const path = `${dir}/store/links.kv`;
+  const store = await openStore(path, { watchIntervalMs: 20 });
+  try {
+    await store.kv.set(["before"], 1);
+    const inode = (await Deno.stat(path)).ino;
+    await Deno.rename(`${dir}/store`, `${dir}/away`);
+    await pause(100);
+    await assertRejects(() => store.kv.get(["before"]), StoreUnavailableError);
+    await Deno.rename(`${dir}/away`, `${dir}/store`);
+    assertEquals((await Deno.stat(path)).ino, inode);
+    await pause(100);
+    assertEquals((await store.kv.get(["before"])).value, 1);
+    await store.kv.set(["after"], 2);
+    assertEquals((await store.kv.get(["after"])).value, 2);
+  } finally {
+    store.kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
