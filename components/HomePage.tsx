@@ -15,8 +15,10 @@ export interface HomePageProps {
 /** The start page: the create form, the bulk form, and the links made in this browser. */
 export function HomePage({ create, bulk }: HomePageProps) {
   const bulkUsed = Boolean(bulk.error || bulk.rows || bulk.urls);
+  // A refused post without JavaScript comes back to this page: the title says so first.
+  const title = create.error || bulk.error ? "Error: Shorten a link" : "Shorten a link";
   return (
-    <Layout title="Shorten a link" current="/" scripts={[ISLANDS_SCRIPT]}>
+    <Layout title={title} current="/" scripts={[ISLANDS_SCRIPT]}>
       <h1>Make a short link</h1>
       <p class="lead">Short links live seven days, then they are gone with their clicks.</p>
       <Island component={CreateForm} props={create} />

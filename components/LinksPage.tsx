@@ -44,7 +44,7 @@ export function LinksPage({ entries, truncated, q, removed }: LinksPageProps) {
         )
         : (
           <ul class="link-list">
-            {entries.map((entry) => <LinkRow key={entry.slug} entry={entry} />)}
+            {entries.map((entry) => <LinkRow key={entry.slug} entry={entry} q={q} />)}
           </ul>
         )}
     </Layout>
@@ -56,7 +56,7 @@ export function searchTextOf(entry: LinkListEntry): string {
   return [entry.slug, entry.title, entry.host ?? "", entry.note].join(" ").toLowerCase();
 }
 
-function LinkRow({ entry }: { entry: LinkListEntry }) {
+function LinkRow({ entry, q }: { entry: LinkListEntry; q: string }) {
   return (
     <li class="card link-row" data-search={searchTextOf(entry)}>
       <div class="link-head">
@@ -75,7 +75,7 @@ function LinkRow({ entry }: { entry: LinkListEntry }) {
           {plural(entry.clicks, "click")} · {daysLeft(entry.expiresInDays)} (until{" "}
           <time datetime={entry.expiresAt}>{formatTime(entry.expiresAt)}</time>)
         </p>
-        <Island component={DeleteLink} props={{ slug: entry.slug }} />
+        <Island component={DeleteLink} props={q ? { slug: entry.slug, q } : { slug: entry.slug }} />
       </div>
     </li>
   );

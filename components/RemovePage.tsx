@@ -6,10 +6,13 @@ export interface RemovePageProps {
   slug: string;
   /** Its title, if it has one. */
   title: string;
+  /** The list's filter to return to, `""` for none. */
+  q?: string;
 }
 
 /** The question asked before a link is deleted without JavaScript. */
-export function RemovePage({ slug, title }: RemovePageProps) {
+export function RemovePage({ slug, title, q = "" }: RemovePageProps) {
+  const back = q ? `/links?${new URLSearchParams({ q })}` : "/links";
   return (
     <Layout title={`Delete /${slug}`} current="/links">
       <section class="card stack">
@@ -19,8 +22,9 @@ export function RemovePage({ slug, title }: RemovePageProps) {
         <form method="post" action="/links/remove" class="inline">
           <input type="hidden" name="slug" value={slug} />
           <input type="hidden" name="confirm" value="yes" />
+          {q && <input type="hidden" name="q" value={q} />}
           <button type="submit" class="danger">Yes, delete /{slug}</button>
-          <a class="button secondary" href="/links">Cancel</a>
+          <a class="button secondary" href={back}>Cancel</a>
         </form>
       </section>
     </Layout>

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import type { LinkView } from "../lib/links/record.ts";
+import { fieldAria, useFocusAfterRender } from "./_parts/aria.ts";
 import { CopyButton } from "./_parts/CopyButton.tsx";
 import { daysLeft, formatTime } from "./_parts/format.ts";
 import { callApi, errorSentence } from "./_parts/http.ts";
@@ -16,6 +17,8 @@ export interface BulkFormProps {
   urls?: string;
   /** Why the last post was refused. */
   error?: string | null;
+  /** The field the refusal is about, when it names one (`urls` or `pass`). */
+  errorField?: string | null;
   /** The outcome of the last post, row by row. */
   rows?: BulkRow[] | null;
 }
@@ -27,7 +30,16 @@ export interface BulkFormProps {
 export default function BulkForm(props: BulkFormProps) {
   const [rows, setRows] = useState(props.rows ?? null);
   const [error, setError] = useState(props.error ?? null);
+  const [errorField, setErrorField] = useState(props.errorField ?? null);
   const [busy, setBusy] = useState(false);
+  const focusLater = useFocusAfterRender();
+  // A refusal replaces the rows of an earlier post, so they are not taken for its outcome.
+  const refuse = (sentence: string, field: string | null = null) => {
+    setRows(null);
+    setErrorField(field);
+    setError(sentence);
+    focusLater("bulk-error");
+  };
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -36,17 +48,20 @@ export default function BulkForm(props: BulkFormProps) {
     const urls = String(data.get("urls") ?? "").split(/\r?\n/).map((line) => line.trim())
       .filter((line) => line !== "");
     if (urls.length > props.maxRows) {
-      return setError(`max ${props.maxRows} links per request: this has ${urls.length} lines`);
+      const sentence = `max ${props.maxRows} links per request: this has ${urls.length} lines`;
+      return refuse(sentence, "urls");
     }
     setBusy(true);
     const answer = await callApi("POST", "/api/bulk", { urls, pass: data.get("pass") ?? "" });
     setBusy(false);
     if (answer.status !== 200 || !Array.isArray(answer.body)) {
-      return setError(errorSentence(answer));
+      return refuse(errorSentence(answer));
     }
     const outcome = answer.body as BulkRow[];
     setError(null);
+    setErrorField(null);
     setRows(outcome);
+    focusLater("bulk-results");
     rememberLinks(outcome.flatMap((row) => (row.ok ? [row.link] : [])));
   }
 
@@ -54,20 +69,33 @@ export default function BulkForm(props: BulkFormProps) {
     <form method="post" action="/api/bulk" class="stack" onSubmit={submit}>
       <div class="field">
         <label for="bulk-urls">Destinations, one a line (at most {props.maxRows})</label>
-        <textarea id="bulk-urls" name="urls" rows={5} required spellcheck={false}>
+        <textarea
+          id="bulk-urls"
+          name="urls"
+          rows={5}
+          required
+          spellcheck={false}
+          {...fieldAria("urls", { id: "bulk-error", field: errorField })}
+        >
           {props.urls ?? ""}
         </textarea>
       </div>
       <div class="field">
         <label for="bulk-pass">Password for every link (optional)</label>
-        <input id="bulk-pass" name="pass" type="password" autocomplete="new-password" />
+        <input
+          id="bulk-pass"
+          name="pass"
+          type="password"
+          autocomplete="new-password"
+          {...fieldAria("pass", { id: "bulk-error", field: errorField })}
+        />
       </div>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && <p id="bulk-error" class="error" role="alert" tabIndex={-1}>{error}</p>}
       <div>
         <button type="submit" disabled={busy}>{busy ? "Shortening…" : "Shorten all"}</button>
       </div>
       {rows && (
-        <ol class="bulk-rows" aria-label="Results, row by row">
+        <ol id="bulk-results" class="bulk-rows" aria-label="Results, row by row" tabIndex={-1}>
           {rows.map((row, i) => <BulkResult key={i} row={row} index={i} />)}
         </ol>
       )}

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { LinkView } from "../lib/links/record.ts";
+import { fieldAria, useFocusAfterRender } from "./_parts/aria.ts";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { LinkCard } from "./_parts/LinkCard.tsx";
 import { rememberLinks } from "./_parts/recent.ts";
@@ -21,6 +22,8 @@ export interface CreateFormProps {
   values?: CreateFormValues;
   /** Why the last post was refused. */
   error?: string | null;
+  /** The field the refusal is about, when it names one (`url`, `slug`...). */
+  errorField?: string | null;
   /** The link the last post made. */
   created?: LinkView | null;
 }
@@ -34,6 +37,7 @@ export default function CreateForm(props: CreateFormProps) {
   const { slugPattern, values = {} } = props;
   const [link, setLink] = useState(props.created ?? null);
   const [error, setError] = useState(props.error ?? null);
+  const [errorField, setErrorField] = useState(props.errorField ?? null);
   const [busy, setBusy] = useState(false);
   const [fields, setFields] = useState({
     url: values.url ?? "",
@@ -44,10 +48,9 @@ export default function CreateForm(props: CreateFormProps) {
     const { name, value } = event.currentTarget as HTMLInputElement;
     setFields((current) => ({ ...current, [name]: value }));
   };
-  const made = useRef(false);
-  useEffect(() => {
-    if (made.current) document.getElementById("result-heading")?.focus();
-  }, [link]);
+  const focusLater = useFocusAfterRender();
+  const aria = (name: string, ...hints: string[]) =>
+    fieldAria(name, { id: "create-error", field: errorField }, ...hints);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -55,9 +58,13 @@ export default function CreateForm(props: CreateFormProps) {
     setBusy(true);
     const answer = await callApi("POST", "/api/create", Object.fromEntries(new FormData(form)));
     setBusy(false);
-    if (answer.status !== 201) return setError(errorSentence(answer));
+    setErrorField(null);
+    if (answer.status !== 201) {
+      focusLater("create-error");
+      return setError(errorSentence(answer));
+    }
     const created = answer.body as LinkView;
-    made.current = true;
+    focusLater("result-heading");
     setError(null);
     setLink(created);
     rememberLinks([created]);
@@ -83,6 +90,7 @@ export default function CreateForm(props: CreateFormProps) {
             placeholder="https://example.com/a/long/path"
             value={fields.url}
             onInput={update}
+            {...aria("url")}
           />
         </div>
         <div class="field">
@@ -96,7 +104,7 @@ export default function CreateForm(props: CreateFormProps) {
             maxLength={48}
             value={fields.slug}
             onInput={update}
-            aria-describedby="create-slug-hint"
+            {...aria("slug", "create-slug-hint")}
           />
           <SlugHint id="create-slug-hint" slug={fields.slug} pattern={slugPattern} />
         </div>
@@ -109,12 +117,13 @@ export default function CreateForm(props: CreateFormProps) {
             maxLength={200}
             value={fields.title}
             onInput={update}
+            {...aria("title")}
           />
         </div>
         <div class="field">
           <label for="create-note">Note (optional)</label>
           {/* Uncontrolled: its text is the server's value, and a reset empties what was typed. */}
-          <textarea id="create-note" name="note" rows={2} maxLength={500}>
+          <textarea id="create-note" name="note" rows={2} maxLength={500} {...aria("note")}>
             {values.note ?? ""}
           </textarea>
         </div>
@@ -126,13 +135,13 @@ export default function CreateForm(props: CreateFormProps) {
             type="password"
             autocomplete="new-password"
             maxLength={128}
-            aria-describedby="create-pass-help"
+            {...aria("pass", "create-pass-help")}
           />
           <p id="create-pass-help" class="hint muted">
             Visitors must enter it before they are sent on.
           </p>
         </div>
-        {error && <p class="error" role="alert">{error}</p>}
+        {error && <p id="create-error" class="error" role="alert" tabIndex={-1}>{error}</p>}
         <div>
           <button type="submit" disabled={busy}>{busy ? "Shortening…" : "Shorten"}</button>
         </div>

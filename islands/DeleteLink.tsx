@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { callApi, errorSentence } from "./_parts/http.ts";
+import { removedCount } from "./_parts/removed.ts";
 
 /** Props of the delete island. */
 export interface DeleteLinkProps {
   /** The link to delete. */
   slug: string;
+  /** The list's filter (`?q=`), kept by the page a delete without JavaScript returns to. */
+  q?: string;
 }
 
 type Step = "idle" | "confirm" | "busy" | "done";
@@ -13,7 +16,7 @@ type Step = "idle" | "confirm" | "busy" | "done";
  * Deletes one link: a plain form posting to `/links/remove` (which asks first on a page of its
  * own); with JavaScript it asks inline, then sends `DELETE /api/remove?slug=`.
  */
-export default function DeleteLink({ slug }: DeleteLinkProps) {
+export default function DeleteLink({ slug, q = "" }: DeleteLinkProps) {
   const [step, setStep] = useState<Step>("idle");
   const [error, setError] = useState<string | null>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -37,6 +40,7 @@ export default function DeleteLink({ slug }: DeleteLinkProps) {
     const row = form.current?.closest<HTMLElement>("[data-search]");
     row?.classList.add("removed");
     row?.removeAttribute("data-search");
+    removedCount.value++;
     setStep("done");
   }
 
@@ -55,6 +59,7 @@ export default function DeleteLink({ slug }: DeleteLinkProps) {
       }}
     >
       <input type="hidden" name="slug" value={slug} />
+      {q && <input type="hidden" name="q" value={q} />}
       {step === "idle"
         ? (
           <button ref={focused} type="submit" class="danger" aria-label={`Delete /${slug}`}>

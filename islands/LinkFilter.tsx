@@ -1,11 +1,12 @@
 import { useEffect, useState } from "preact/hooks";
 import { plural } from "./_parts/format.ts";
+import { removedCount } from "./_parts/removed.ts";
 
 /** Props of the link filter island. */
 export interface LinkFilterProps {
   /** The filter the page was rendered with (`?q=`). */
   q: string;
-  /** Links on the page. */
+  /** Links on the page, as rendered. */
   total: number;
 }
 
@@ -13,9 +14,12 @@ export interface LinkFilterProps {
  * Filters the links list: a plain `GET /links?q=` form, which with JavaScript also hides, as
  * the person types, the rows (`[data-search]`) whose slug, title, host and note do not match.
  */
-export default function LinkFilter({ q, total }: LinkFilterProps) {
+export default function LinkFilter({ q, total: rendered }: LinkFilterProps) {
   const [query, setQuery] = useState(q);
-  const [shown, setShown] = useState(total);
+  const [shown, setShown] = useState(rendered);
+  // A deleted row loses its `data-search`: it leaves both figures.
+  const removed = removedCount.value;
+  const total = rendered - removed;
   useEffect(() => {
     const needle = query.trim().toLowerCase();
     let count = 0;
@@ -24,7 +28,7 @@ export default function LinkFilter({ q, total }: LinkFilterProps) {
       if (!row.hidden) count++;
     }
     setShown(count);
-  }, [query]);
+  }, [query, removed]);
 
   return (
     <form method="get" action="/links" role="search" class="filter">

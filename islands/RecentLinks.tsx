@@ -1,6 +1,6 @@
 import { useEffect } from "preact/hooks";
 import { daysLeft, formatTime } from "./_parts/format.ts";
-import { forgetRecent, loadRecent, recentLinks } from "./_parts/recent.ts";
+import { forgetRecent, isWebAddress, loadRecent, recentLinks } from "./_parts/recent.ts";
 
 /** Props of the recent links island: none, the list lives in this browser. */
 export type RecentLinksProps = Record<string, unknown>;
@@ -22,7 +22,9 @@ export default function RecentLinks(_props: RecentLinksProps) {
       <ul class="recent">
         {links.map((link) => (
           <li key={link.slug}>
-            <a href={link.shortUrl}>{link.shortUrl}</a>{" "}
+            {isWebAddress(link.shortUrl)
+              ? <a href={link.shortUrl}>{link.shortUrl}</a>
+              : <span>{link.shortUrl}</span>}{" "}
             <span class="muted">
               <time datetime={link.expiresAt}>{formatTime(link.expiresAt)}</time>{" "}
               ({daysLeft(Math.max(1, Math.ceil((Date.parse(link.expiresAt) - now) / DAY_MS)))})

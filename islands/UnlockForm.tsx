@@ -44,7 +44,7 @@ export default function UnlockForm({ slug, error: initial = null }: UnlockFormPr
         autocomplete="current-password"
         autofocus
         aria-describedby={error ? "unlock-error" : undefined}
-        aria-invalid={error ? true : undefined}
+        aria-invalid={error ? "true" : undefined}
       />
       {error && <p id="unlock-error" class="error" role="alert">{error}</p>}
       <div>

@@ -14,7 +14,16 @@ export class DomainError extends Error {
 }
 
 /** A field is missing, of the wrong type, or out of its bounds. */
-export class InvalidInputError extends DomainError {}
+export class InvalidInputError extends DomainError {
+  /** The input field it is about (`url`, `slug`...), when it is about one. */
+  readonly field: string | undefined;
+
+  /** Builds the error with its sentence and, when known, the field it is about. */
+  constructor(message: string, options?: ErrorOptions & { field?: string }) {
+    super(message, options);
+    this.field = options?.field;
+  }
+}
 
 /** A custom slug is already used by a live link. */
 export class SlugTakenError extends DomainError {
@@ -62,6 +71,13 @@ export class NotProtectedError extends DomainError {
   constructor(readonly slug: string) {
     super(`link "${slug}" is not protected`);
   }
+}
+
+/** The input field `error` is about, or `null` when it names none. */
+export function fieldOf(error: DomainError): string | null {
+  if (error instanceof SlugTakenError || error instanceof ReservedSlugError) return "slug";
+  if (error instanceof InvalidInputError) return error.field ?? null;
+  return null;
 }
 
 /** Too many requests of one kind from one client in the current window. */

@@ -8,11 +8,15 @@ import { InvalidInputError } from "./errors.ts";
 // How zod's own English messages begin; any other message was written in a schema.
 const ZOD_DEFAULT_MESSAGE = /^(Invalid|Too (big|small)|Unrecognized|Expected)/;
 
-/** Parses `data` with `schema`, or throws {@linkcode InvalidInputError} naming the first problem. */
+/** Parses `data` with `schema`, or throws {@linkcode InvalidInputError} naming the first problem and its field. */
 export function parseInput<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
   const result = schema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
-  throw new InvalidInputError(describeIssue(result.error.issues[0]));
+  const issue = result.error.issues[0];
+  const field = issue?.path[0];
+  throw new InvalidInputError(describeIssue(issue), {
+    field: typeof field === "string" ? field : undefined,
+  });
 }
 
 /** A sentence describing one zod issue, naming the field it is about. */

@@ -21,7 +21,7 @@ import type { AppDeps, AppEnv, ConnectionInfo } from "./_lib/env.ts";
 import { writeAccess } from "./_middleware/access_log.ts";
 import { REDIRECT_ROUTE } from "./_middleware/metrics.ts";
 import { requestIdFor } from "./_middleware/request_id.ts";
-import { renderPage } from "./_lib/html.ts";
+import { renderPage, UNLOCK_CONTENT_SECURITY_POLICY } from "./_lib/html.ts";
 import { type HeaderReader, servedHeadersOf } from "./_lib/request_headers.ts";
 import { ResponseReuse, type ReusableResponse } from "./_lib/reusable_response.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
@@ -175,7 +175,10 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     if (found.status !== "live") return notFound(c, deps, found);
     const { record } = found;
     if (record.passHash !== null && !(await isUnlocked(c, deps, record))) {
-      return renderPage(<UnlockPage slug={slug} />, 401, { "Cache-Control": "no-store" });
+      return renderPage(<UnlockPage slug={slug} />, 401, {
+        "Cache-Control": "no-store",
+        "Content-Security-Policy": UNLOCK_CONTENT_SECURITY_POLICY,
+      });
     }
     if (c.req.method !== "HEAD") recordVisit(deps, record, c.req.raw.headers, c.env);
     return redirectTo(record, c.get("requestId"));

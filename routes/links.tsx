@@ -31,12 +31,13 @@ const MAX_QUERY = 200;
 /**
  * The route. `GET /links?q=` lists the live links matching `q`. `POST /links/remove` with `slug`
  * answers a page asking to confirm; with `confirm=yes` too it deletes the link and answers 303 to
- * `/links?removed=<slug>`; an unknown slug gets the 404 error page.
+ * `/links?removed=<slug>`, keeping the filter `q` it was sent; an unknown slug gets the 404 error
+ * page.
  */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .get("/", rateLimit(deps, RATE_LIMITS.links), async (c) => {
-      const q = (c.req.query("q") ?? "").trim().slice(0, MAX_QUERY);
+      const q = filterOf(c.req.query("q"));
       const removed = c.req.query("removed");
       const { entries, truncated } = await listMatching(deps, q);
       const page = (
@@ -52,16 +53,23 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     .post("/remove", async (c) => {
       const body = await readObjectBody(c);
       const slug = parseInput(existingSlug, body.slug);
+      const q = filterOf(body.q);
       if (body.confirm !== "yes") {
         const record = await getLiveLink(deps.store, slug);
         if (record === null) throw new LinkNotFoundError(slug);
-        return renderPage(<RemovePage slug={slug} title={record.title} />, 200, {
+        return renderPage(<RemovePage slug={slug} title={record.title} q={q} />, 200, {
           "Cache-Control": "no-store",
         });
       }
       await removeLink(deps.store, slug);
-      return c.redirect(`/links?removed=${encodeURIComponent(slug)}`, 303);
+      const back = new URLSearchParams(q ? { q, removed: slug } : { removed: slug });
+      return c.redirect(`/links?${back}`, 303);
     });
+}
+
+// The filter as given in a query or a form: trimmed and bounded; anything else is none.
+function filterOf(value: unknown): string {
+  return typeof value === "string" ? value.trim().slice(0, MAX_QUERY) : "";
 }
 
 async function listMatching(

@@ -2,7 +2,7 @@
  * The whole URL space, top to bottom: every route is mounted here and nowhere else.
  * @module
  */
-import { Hono } from "hono";
+import { type Handler, Hono } from "hono";
 import type { ApiCatalogue, RouteSpec } from "../lib/openapi/mod.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { accessLog } from "./_middleware/access_log.ts";
@@ -109,6 +109,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("/static/*", staticFiles({ root: "./", log: deps.log }));
   app.route("/docs", docs.makeRoute(deps, catalogue));
   for (const [path, module] of Object.entries(PAGES)) app.route(path, module.makeRoute(deps));
+  for (const path of ["/docs", ...Object.keys(PAGES)]) {
+    if (path !== "/") app.get(`${path}/`, withoutTrailingSlash(path));
+  }
   app.route("/", slug.makeRoute(deps));
   collectMethods(app, methods);
   app.all("/api/*", (c) => wrongMethod(c.req.path, methods) ?? notFound(c, deps));
@@ -126,6 +129,15 @@ export function topLevelSegments(app: Hono<AppEnv>): string[] {
     .map((route) => route.path.split("/")[1] ?? "")
     .filter((segment) => segment !== "" && !segment.startsWith(":") && segment !== "*");
   return [...new Set(segments)];
+}
+
+// A page asked for with a trailing slash: 301 to its path, the query kept. Pages only: an API
+// path or a slug with a slash stays what it is.
+function withoutTrailingSlash(path: string): Handler<AppEnv> {
+  return function withoutTrailingSlash(c) {
+    const query = new URL(c.req.url).search;
+    return c.redirect(`${path}${query}`, 301);
+  };
 }
 
 // Each path the app routes (one without parameters or wildcards) and the methods it answers.

@@ -13,7 +13,8 @@ export function LinkCard({ link }: LinkCardProps) {
   const id = `short-${link.slug}`;
   return (
     <section class="card result" aria-labelledby="result-heading">
-      <h2 id="result-heading">Your short link</h2>
+      {/* Focusable, so the create form can move focus here once the link is made. */}
+      <h2 id="result-heading" tabIndex={-1}>Your short link</h2>
       <div class="result-body">
         <div class="stack">
           <p class="short-url">

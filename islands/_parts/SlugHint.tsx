@@ -2,7 +2,14 @@ import { useEffect, useState } from "preact/hooks";
 import { callApi } from "./http.ts";
 
 /** What is known of a custom slug being typed. */
-export type SlugState = "empty" | "checking" | "available" | "taken" | "reserved" | "invalid";
+export type SlugState =
+  | "empty"
+  | "unchecked"
+  | "checking"
+  | "available"
+  | "taken"
+  | "reserved"
+  | "invalid";
 
 /** Props of {@linkcode SlugHint}. */
 export interface SlugHintProps {
@@ -16,12 +23,16 @@ export interface SlugHintProps {
   delayMs?: number;
 }
 
-/** Says, a moment after typing stops, whether the slug is free, taken, reserved or invalid. */
+/**
+ * Says, a moment after typing stops, whether the slug is free, taken, reserved or invalid; until
+ * then (and without JavaScript) a slug given says the rule, an empty one that it may stay empty.
+ */
 export function SlugHint({ id, slug, pattern, delayMs = 300 }: SlugHintProps) {
   const state = useSlugState(slug.trim(), pattern, delayMs);
   const name = `“${slug.trim()}”`;
   const text = {
     empty: "Leave it empty for a random name.",
+    unchecked: "Use 3 to 48 letters, digits, - or _, starting with a letter or digit.",
     checking: "Checking…",
     available: `${name} is free.`,
     taken: `${name} is taken: choose another.`,
@@ -30,7 +41,7 @@ export function SlugHint({ id, slug, pattern, delayMs = 300 }: SlugHintProps) {
   }[state];
   const tone = state === "available"
     ? "ok"
-    : state === "checking" || state === "empty"
+    : state === "checking" || state === "empty" || state === "unchecked"
     ? "muted"
     : "error";
   return (
@@ -41,12 +52,13 @@ export function SlugHint({ id, slug, pattern, delayMs = 300 }: SlugHintProps) {
 }
 
 function useSlugState(slug: string, pattern: string, delayMs: number): SlugState {
-  const [state, setState] = useState<SlugState>("empty");
+  const [state, setState] = useState<SlugState>(slug === "" ? "empty" : "unchecked");
   useEffect(() => {
     if (slug === "") {
       setState("empty");
       return;
     }
+    setState("unchecked");
     let live = true;
     const timer = setTimeout(async () => {
       if (!new RegExp(pattern).test(slug)) return setState("invalid");
@@ -54,7 +66,7 @@ function useSlugState(slug: string, pattern: string, delayMs: number): SlugState
       const answer = await callApi("GET", `/api/check?slug=${encodeURIComponent(slug)}`);
       if (!live) return;
       const body = answer.body as { exists?: boolean; reserved?: boolean } | null;
-      if (answer.status !== 200 || !body) return setState("empty");
+      if (answer.status !== 200 || !body) return setState("unchecked");
       setState(body.reserved ? "reserved" : body.exists ? "taken" : "available");
     }, delayMs);
     return () => {

@@ -56,6 +56,19 @@ function save(links: RecentLink[]): void {
   }
 }
 
+/**
+ * Whether `text` is an http(s) URL, safe as a link's `href`. The list comes from storage that
+ * any script of this origin, or a person, may have written: a `javascript:` URL stays text.
+ */
+export function isWebAddress(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
 function isRecentLink(value: unknown): value is RecentLink {
   const link = value as RecentLink;
   return typeof link === "object" && link !== null && typeof link.slug === "string" &&

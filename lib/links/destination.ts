@@ -30,25 +30,25 @@ export interface WebAddress {
  */
 export function parseWebAddress(raw: string): WebAddress {
   const trimmed = raw.trim();
-  if (trimmed === "") throw new InvalidInputError("url must not be empty");
+  if (trimmed === "") throw invalidUrl("url must not be empty");
   if (trimmed.length > MAX_DESTINATION_LENGTH) {
-    throw new InvalidInputError(`url must be at most ${MAX_DESTINATION_LENGTH} characters`);
+    throw invalidUrl(`url must be at most ${MAX_DESTINATION_LENGTH} characters`);
   }
   if (CONTROL_OR_SPACE.test(trimmed)) {
-    throw new InvalidInputError("url must not contain spaces or control characters");
+    throw invalidUrl("url must not contain spaces or control characters");
   }
   const given = HAS_SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`;
   let url: URL;
   try {
     url = new URL(given);
   } catch {
-    throw new InvalidInputError("url is not a valid address");
+    throw invalidUrl("url is not a valid address");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new InvalidInputError("url must use http or https");
+    throw invalidUrl("url must use http or https");
   }
   if (url.username || url.password) {
-    throw new InvalidInputError("url must not contain a user name or password");
+    throw invalidUrl("url must not contain a user name or password");
   }
   return { url, given };
 }
@@ -63,11 +63,11 @@ export function parseWebAddress(raw: string): WebAddress {
 export function normalizeDestination(raw: string, serviceHost: string): string {
   const { url, given } = parseWebAddress(raw);
   if (!hasRealHost(url.hostname)) {
-    throw new InvalidInputError("url must have a host name with a domain, or an IP address");
+    throw invalidUrl("url must have a host name with a domain, or an IP address");
   }
   const host = url.hostname.replace(/\.$/, "").replace(/^www\./, "");
   if (host === serviceHost || plainAddress(host) === serviceHost) {
-    throw new InvalidInputError("url must not point back to this service");
+    throw invalidUrl("url must not point back to this service");
   }
   let href = url.href;
   const bareOrigin = url.pathname === "/" && !url.search && !url.hash &&
@@ -76,7 +76,7 @@ export function normalizeDestination(raw: string, serviceHost: string): string {
   if (href.length > MAX_DESTINATION_LENGTH) {
     // Counted as stored: encoded, where a character outside ASCII takes several.
     const encoded = given.length <= MAX_DESTINATION_LENGTH ? " once encoded" : "";
-    throw new InvalidInputError(
+    throw invalidUrl(
       `url must be at most ${MAX_DESTINATION_LENGTH} characters${encoded}`,
     );
   }
@@ -96,4 +96,9 @@ function hasRealHost(hostname: string): boolean {
   if (hostname.startsWith("[")) return true; // IPv6 literal
   const labels = hostname.replace(/\.$/, "").split(".");
   return labels.length >= 2 && labels.every((label) => label.length > 0);
+}
+
+// Every refusal here is about the `url` field.
+function invalidUrl(message: string): InvalidInputError {
+  return new InvalidInputError(message, { field: "url" });
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { HomePage } from "../../components/HomePage.tsx";
+import { type DomainError, fieldOf } from "../../lib/errors.ts";
 import { CUSTOM_SLUG_PATTERN, MAX_BULK_ROWS } from "../../lib/links/mod.ts";
 import type { BulkFormProps } from "../../islands/BulkForm.tsx";
 import type { CreateFormProps } from "../../islands/CreateForm.tsx";
@@ -28,25 +29,30 @@ export function renderHome(
   return renderPage(<HomePage create={create} bulk={bulk} />, status, headers);
 }
 
-/** The start page for a refused create form: the reason, and the fields but the password. */
+/**
+ * The start page for a refused create form: the reason, the field it names, and the fields but
+ * the password.
+ */
 export function createFormErrorPage(
   fields: Record<string, string>,
-  error: string,
+  error: DomainError,
   status: number,
 ): Response {
   const { url, slug, title, note } = fields;
-  return renderHome({ create: { values: { url, slug, title, note }, error } }, status, {
-    "Cache-Control": "no-store",
-  });
+  const create = {
+    values: { url, slug, title, note },
+    error: error.message,
+    errorField: fieldOf(error),
+  };
+  return renderHome({ create }, status, { "Cache-Control": "no-store" });
 }
 
-/** The start page for a refused bulk form: the reason, and the lines as typed. */
+/** The start page for a refused bulk form: the reason, the field it names, and the lines as typed. */
 export function bulkFormErrorPage(
   fields: Record<string, string>,
-  error: string,
+  error: DomainError,
   status: number,
 ): Response {
-  return renderHome({ bulk: { urls: fields.urls ?? "", error } }, status, {
-    "Cache-Control": "no-store",
-  });
+  const bulk = { urls: fields.urls ?? "", error: error.message, errorField: fieldOf(error) };
+  return renderHome({ bulk }, status, { "Cache-Control": "no-store" });
 }

@@ -19,6 +19,16 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/**
+ * The policy of the unlock page: the strict one, but its form may post to a redirect that ends
+ * on another site. Chromium checks `form-action` along the whole redirect chain of a form post,
+ * and a right password answers 303 to the link, which redirects to its destination.
+ */
+export const UNLOCK_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+  "form-action 'self'",
+  "form-action 'self' http: https:",
+);
+
 /** Headers of every HTML page. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "Content-Type": "text/html; charset=utf-8",

@@ -9,10 +9,13 @@ import type { AppEnv } from "../_lib/env.ts";
 import { isBrowserForm } from "../_lib/negotiate.ts";
 import { statusOf } from "./errors.tsx";
 
-/** Renders a form's page for a failed post: its fields as sent, the reason, the status. */
+/**
+ * Renders a form's page for a failed post: its fields as sent, the reason (its sentence, and
+ * the field it names, if any), the status.
+ */
 export type FormErrorPage = (
   fields: Record<string, string>,
-  error: string,
+  error: DomainError,
   status: number,
 ) => Response;
 
@@ -24,7 +27,7 @@ export function formErrorPage(page: FormErrorPage): MiddlewareHandler<AppEnv> {
   return async function formErrorPage(c, next) {
     await next();
     if (!(c.error instanceof DomainError) || !isBrowserForm(c)) return;
-    c.res = page(await formFields(c), c.error.message, statusOf(c.error));
+    c.res = page(await formFields(c), c.error, statusOf(c.error));
   };
 }
 

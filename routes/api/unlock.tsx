@@ -5,6 +5,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import {
+  type DomainError,
+  fieldOf,
   LinkNotFoundError,
   NotProtectedError,
   RateLimitedError,
@@ -20,11 +22,11 @@ import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/m
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { UNLOCK_PER_LINK, unlockCookieName, unlockLink } from "../../lib/unlock/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
-import { UnlockPage } from "../../components/UnlockPage.tsx";
+import { UnlockPage, type UnlockProblem } from "../../components/UnlockPage.tsx";
 import { isFormPost, readObjectBody } from "../_lib/body.ts";
 import { clientAddress } from "../_lib/client.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
-import { renderPage } from "../_lib/html.ts";
+import { renderPage, UNLOCK_CONTENT_SECURITY_POLICY } from "../_lib/html.ts";
 import { setUnlockCookie } from "../_lib/unlock.ts";
 import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
@@ -44,7 +46,8 @@ export const spec: RouteSpec = {
       "(see the `unlockCookie` security scheme): the redirect then proceeds, and the " +
       "destination shows in unshorten, the list and the export. The destination is in " +
       "neither answer. A plain HTML form post that succeeds answers 303 to the link; one that " +
-      "fails gets the unlock page again, with the reason, under the status below. Besides " +
+      "fails gets the unlock page again, with the reason, under the status below (without " +
+      "the form when the link is unknown or has no password). Besides " +
       "the 10 a minute per client, a client (an IPv4 address, an IPv6 /64) gets 5 wrong " +
       "passwords on a link in 10 minutes, and a link takes 130 from everyone (also 429). A " +
       "right password costs no try.",
@@ -104,9 +107,22 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   );
 }
 
-function unlockFormErrorPage(fields: Record<string, string>, error: string, status: number) {
+// The form again with the reason; but no form when there is no password to ask for.
+function unlockFormErrorPage(fields: Record<string, string>, error: DomainError, status: number) {
   const slug = fields.slug?.trim() ?? "";
-  return renderPage(<UnlockPage slug={slug} error={error} />, status, {
+  const problem: UnlockProblem | undefined =
+    error instanceof LinkNotFoundError || fieldOf(error) === "slug"
+      ? "not-found"
+      : error instanceof NotProtectedError
+      ? "not-protected"
+      : undefined;
+  if (problem) {
+    return renderPage(<UnlockPage slug={slug} problem={problem} />, status, {
+      "Cache-Control": "no-store",
+    });
+  }
+  return renderPage(<UnlockPage slug={slug} error={error.message} />, status, {
     "Cache-Control": "no-store",
+    "Content-Security-Policy": UNLOCK_CONTENT_SECURITY_POLICY,
   });
 }

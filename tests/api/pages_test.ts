@@ -6,7 +6,7 @@ import {
   assertStringIncludes,
 } from "../_helpers/assert.ts";
 import { type TestApp, testApp } from "../_helpers/app.ts";
-import { CONTENT_SECURITY_POLICY } from "../../routes/_lib/html.ts";
+import { CONTENT_SECURITY_POLICY, UNLOCK_CONTENT_SECURITY_POLICY } from "../../routes/_lib/html.ts";
 import { makeRoute as makeStatsRoute } from "../../routes/stats.tsx";
 import type { Stats } from "../../lib/stats/types.ts";
 
@@ -80,7 +80,11 @@ Deno.test("every page answers with the strict CSP, no inline script and no style
       ? 401
       : 200;
     assertEquals(res.status, expected, path);
-    assertEquals(res.headers.get("content-security-policy"), CONTENT_SECURITY_POLICY, path);
+    assertEquals(
+      res.headers.get("content-security-policy"),
+      path === "/locked" ? UNLOCK_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
+      path,
+    );
     assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8", path);
     assertStrictMarkup(doc, path);
     assertEquals(doc.querySelectorAll("main h1").length, 1, `one h1 on ${path}`);
@@ -423,4 +427,209 @@ Deno.test("the navigation marks the current page", async () => {
     assertEquals(current.length, 1, path);
     assertEquals(current[0].getAttribute("href"), path);
   }
+});
+
+Deno.test("only the unlock page lets its form's redirect chain leave the site", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "https://secret.example/x", slug: "locked", pass: "pw" });
+  const directives = (policy: string | null) =>
+    Object.fromEntries((policy ?? "").split("; ").map((d) => [d.split(" ")[0], d]));
+  const strict = directives(CONTENT_SECURITY_POLICY);
+  const unlock = directives(UNLOCK_CONTENT_SECURITY_POLICY);
+  assertEquals(strict["form-action"], "form-action 'self'");
+  assertEquals(unlock["form-action"], "form-action 'self' http: https:");
+  // Every other directive is the strict one.
+  assertEquals({ ...unlock, "form-action": strict["form-action"] }, strict);
+  const locked = await t.request("/locked");
+  assertEquals(locked.status, 401);
+  assertEquals(locked.headers.get("content-security-policy"), UNLOCK_CONTENT_SECURITY_POLICY);
+  const wrong = await t.request("/api/unlock", form({ slug: "locked", pass: "nope" }));
+  assertEquals(wrong.status, 403);
+  assertEquals(wrong.headers.get("content-security-policy"), UNLOCK_CONTENT_SECURITY_POLICY);
+  const right = await t.request("/api/unlock", form({ slug: "locked", pass: "pw" }));
+  assertEquals(right.status, 303);
+  assertEquals(right.headers.get("location"), "/locked");
+  for (const path of ["/", "/links", "/no-such-link"]) {
+    const res = await t.request(path);
+    assertEquals(res.headers.get("content-security-policy"), CONTENT_SECURITY_POLICY, path);
+  }
+});
+
+Deno.test("a wrong password without JavaScript marks the password field invalid", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "https://secret.example/x", slug: "locked", pass: "pw" });
+  const fresh = await page(t, "/locked");
+  assertEquals(fresh.doc.querySelector("#unlock-pass").hasAttribute("aria-invalid"), false);
+  assertEquals(fresh.doc.querySelector("title").textContent, "Protected link · lapse");
+  const { res, doc } = await page(t, "/api/unlock", form({ slug: "locked", pass: "nope" }));
+  assertEquals(res.status, 403);
+  const input = doc.querySelector("#unlock-pass");
+  assertEquals(input.getAttribute("aria-invalid"), "true");
+  assertEquals(input.getAttribute("aria-describedby"), "unlock-error");
+  assertEquals(doc.querySelector("#unlock-error").textContent, "wrong password");
+  assertEquals(doc.querySelector("title").textContent, "Error: Protected link · lapse");
+});
+
+Deno.test("an unlock form post for an unknown, expired or open link says so without the form", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "https://example.com/open", slug: "open-one" });
+  await t.json("/api/create", { url: "https://example.com/x", slug: "short-lived", pass: "pw" });
+  t.advance(8 * 24 * 3600 * 1000);
+  await t.json("/api/create", { url: "https://example.com/open", slug: "open-two" });
+  const cases = [
+    { slug: "nonexist", status: 404, heading: "Not found", says: "No live link is called" },
+    { slug: "short-lived", status: 404, heading: "Not found", says: "No live link is called" },
+    { slug: "open-two", status: 400, heading: "Not protected", says: "has no password" },
+  ];
+  for (const { slug, status, heading, says } of cases) {
+    const { res, doc } = await page(t, "/api/unlock", form({ slug, pass: "anything" }));
+    assertEquals(res.status, status, slug);
+    assertEquals(res.headers.get("content-security-policy"), CONTENT_SECURITY_POLICY, slug);
+    const main = doc.querySelector("main").textContent;
+    assertEquals(doc.querySelector("h1").textContent, heading, slug);
+    assertStringIncludes(main, says);
+    assertStringIncludes(main, `/${slug}`);
+    assertNotIncludes(main, "is protected by a password");
+    assertEquals(doc.querySelectorAll("form").length, 0, slug);
+    assertEquals(doc.querySelectorAll("[data-island]").length, 0, slug);
+    assert(doc.querySelector("title").textContent.startsWith("Error: "), slug);
+  }
+  const open = await page(t, "/api/unlock", form({ slug: "open-two", pass: "x" }));
+  assertEquals(open.doc.querySelector("main a").getAttribute("href"), "/open-two");
+  // A missing password on a protected link still gets the form, with the reason.
+  await t.json("/api/create", { url: "https://example.com/y", slug: "guarded", pass: "pw" });
+  const empty = await page(t, "/api/unlock", form({ slug: "guarded", pass: "" }));
+  assertEquals(empty.res.status, 400);
+  assertEquals(empty.doc.querySelectorAll("#unlock-pass").length, 1);
+});
+
+Deno.test("a refused create form post says Error in the title and ties the reason to its field", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/first", slug: "taken" });
+  const fresh = await page(t, "/");
+  assertEquals(fresh.doc.querySelector("title").textContent, "Shorten a link · lapse");
+  assertEquals(fresh.doc.querySelectorAll("[aria-invalid]").length, 0);
+  const cases: { fields: Record<string, string>; status: number; field: string }[] = [
+    { fields: { url: "example.com/2", slug: "taken" }, status: 409, field: "slug" },
+    { fields: { url: "example.com/2", slug: "stats" }, status: 400, field: "slug" },
+    { fields: { url: "example.com/2", slug: "a!" }, status: 400, field: "slug" },
+    { fields: { url: "ftp://example.com/2" }, status: 400, field: "url" },
+    { fields: { url: "not a url" }, status: 400, field: "url" },
+    { fields: { url: "example.com/2", title: "t".repeat(201) }, status: 400, field: "title" },
+    { fields: { url: "example.com/2", note: "n".repeat(501) }, status: 400, field: "note" },
+  ];
+  for (const { fields, status, field } of cases) {
+    const { res, doc } = await page(t, "/api/create", form(fields));
+    const label = JSON.stringify(fields).slice(0, 60);
+    assertEquals(res.status, status, label);
+    assertEquals(doc.querySelector("title").textContent, "Error: Shorten a link · lapse", label);
+    const error = doc.querySelector("#create-error");
+    assertEquals(error.getAttribute("role"), "alert");
+    const invalid = [...doc.querySelectorAll('[aria-invalid="true"]')];
+    assertEquals(invalid.map((el: Doc) => el.getAttribute("name")), [field], label);
+    const describedBy = invalid[0].getAttribute("aria-describedby").split(" ");
+    assertEquals(describedBy[0], "create-error", label);
+  }
+  // The slug's own hint stays tied to it beside the error.
+  const taken = await page(t, "/api/create", form({ url: "example.com/2", slug: "taken" }));
+  assertEquals(
+    taken.doc.querySelector("#create-slug").getAttribute("aria-describedby"),
+    "create-error create-slug-hint",
+  );
+  // An error naming no field marks none.
+  for (let i = 0; i < 30; i++) await t.json("/api/create", { url: `example.com/${i}` });
+  const limited = await page(t, "/api/create", form({ url: "example.com/over" }));
+  assertEquals(limited.res.status, 429);
+  assertEquals(limited.doc.querySelectorAll("[aria-invalid]").length, 0);
+  assertEquals(limited.doc.querySelector("title").textContent, "Error: Shorten a link · lapse");
+});
+
+Deno.test("the slug hint says the rule, not to leave it empty, beside a slug filled in", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/first", slug: "taken" });
+  const empty = await page(t, "/");
+  assertEquals(
+    empty.doc.querySelector("#create-slug-hint").textContent,
+    "Leave it empty for a random name.",
+  );
+  const refused = await page(t, "/api/create", form({ url: "example.com/2", slug: "taken" }));
+  const prefilled = await page(t, "/?slug=free-one");
+  for (const { doc } of [refused, prefilled]) {
+    const hint = doc.querySelector("#create-slug-hint");
+    assertNotIncludes(hint.textContent, "Leave it empty");
+    assertStringIncludes(hint.textContent, "3 to 48 letters");
+    assertEquals(hint.dataset.state, "unchecked");
+  }
+});
+
+Deno.test("a refused bulk form post says Error in the title and marks the lines invalid", async () => {
+  await using t = await testApp();
+  const urls = Array.from({ length: 11 }, (_, i) => `example.com/${i}`).join("\n");
+  const { res, doc } = await page(t, "/api/bulk", form({ urls }));
+  assertEquals(res.status, 400);
+  assertEquals(doc.querySelector("title").textContent, "Error: Shorten a link · lapse");
+  const lines = doc.querySelector("#bulk-urls");
+  assertEquals(lines.getAttribute("aria-invalid"), "true");
+  assertEquals(lines.getAttribute("aria-describedby"), "bulk-error");
+  assertEquals(doc.querySelector("#bulk-error").textContent, "max 10 links per request");
+  assertEquals(doc.querySelector("#bulk-pass").hasAttribute("aria-invalid"), false);
+  // The create form, not the one refused, stays unmarked.
+  assertEquals(doc.querySelector("#create-url").hasAttribute("aria-invalid"), false);
+  const ok = await page(t, "/api/bulk", form({ urls: "example.com/1" }));
+  assertEquals(ok.doc.querySelector("title").textContent, "Shorten a link · lapse");
+});
+
+Deno.test("deleting from a filtered /links without JavaScript comes back to the filter", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/bye", slug: "bye", title: "Holiday" });
+  await t.json("/api/create", { url: "example.com/stay", slug: "stay", title: "Holiday too" });
+  await t.json("/api/create", { url: "example.com/other", slug: "other" });
+  const list = await page(t, "/links?q=holiday");
+  const deletes = [...list.doc.querySelectorAll('form[action="/links/remove"]')];
+  assertEquals(deletes.length, 2);
+  for (const form of deletes) {
+    assertEquals(form.querySelector("input[name=q]").getAttribute("value"), "holiday");
+  }
+  const ask = await page(t, "/links/remove", form({ slug: "bye", q: "holiday" }));
+  assertEquals(ask.res.status, 200);
+  const confirm = ask.doc.querySelector('form[action="/links/remove"]');
+  assertEquals(confirm.querySelector("input[name=q]").getAttribute("value"), "holiday");
+  assertEquals(ask.doc.querySelector("a.secondary").getAttribute("href"), "/links?q=holiday");
+  const done = await t.request(
+    "/links/remove",
+    form({ slug: "bye", confirm: "yes", q: "holiday" }),
+  );
+  assertEquals(done.status, 303);
+  assertEquals(done.headers.get("location"), "/links?q=holiday&removed=bye");
+  const after = await page(t, done.headers.get("location")!);
+  assertEquals(after.doc.querySelector(".notice").textContent, "Deleted /bye");
+  assertEquals(after.doc.querySelector("#links-q").getAttribute("value"), "holiday");
+  assertEquals(
+    [...after.doc.querySelectorAll(".link-slug")].map((a: Doc) => a.textContent),
+    ["/stay"],
+  );
+  // Without a filter, nothing changes.
+  const plain = await page(t, "/links");
+  assertEquals(plain.doc.querySelectorAll("input[name=q][type=hidden]").length, 0);
+});
+
+Deno.test("a page's path with a trailing slash redirects to the path without it", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/x", slug: "some-link" });
+  for (const path of ["/docs", "/links", "/about", "/stats", "/changelog"]) {
+    const res = await t.request(`${path}/`);
+    assertEquals(res.status, 301, path);
+    assertEquals(res.headers.get("location"), path);
+    const head = await t.request(`${path}/`, { method: "HEAD" });
+    assertEquals(head.status, 301, `HEAD ${path}`);
+  }
+  const query = await t.request("/links/?q=x%20y");
+  assertEquals(query.status, 301);
+  assertEquals(query.headers.get("location"), "/links?q=x%20y");
+  // Not the API, and not a slug.
+  const api = await t.request("/api/links/");
+  assertEquals(api.status, 404);
+  assertEquals(api.headers.get("content-type"), "application/json");
+  assertEquals((await t.request("/some-link/")).status, 404);
+  assertEquals((await t.request("/some-link")).status, 302);
 });
