@@ -12,6 +12,7 @@ import { handleErrors } from "./_middleware/errors.tsx";
 import { countRequests } from "./_middleware/metrics.ts";
 import { requestId } from "./_middleware/request_id.ts";
 import { staticFiles } from "./_middleware/static_files.ts";
+import { withoutFalseLength } from "./_lib/head.ts";
 import { methodNotAllowed, notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
 import * as docs from "./docs.tsx";
@@ -118,8 +119,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // The redirect of a cached link skips the router: it is most of the traffic.
   const fast = slug.fastRedirect(deps);
   const route = app.fetch;
-  app.fetch = (request, connection, context) =>
-    fast(request, connection) ?? route(request, connection, context);
+  app.fetch = (request, connection, context) => {
+    const fastAnswer = fast(request, connection);
+    if (fastAnswer !== null) return fastAnswer;
+    const answer = route(request, connection, context);
+    return request.method === "HEAD" ? Promise.resolve(answer).then(withoutFalseLength) : answer;
+  };
   return app;
 }
 
