@@ -9,6 +9,14 @@ import { plainAddress } from "../ip/mod.ts";
 export const MAX_DESTINATION_LENGTH = 4096;
 
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+// A scheme of another kind of address, written without `//` (`mailto:`, `tel:`, `javascript:`):
+// with `https://` prepended its name would read as a user name. Not a host and port (`a.b:80`).
+const OTHER_SCHEME =
+  /^(?:about|blob|data|file|geo|intent|javascript|magnet|mailto|news|sips?|sms|tel|urn|vbscript|view-source):/i;
+// A label of a host name as `URL` spells it (lower case, IDNs as `xn--`): letters, digits and
+// inner hyphens, at most 63 (RFC 1123, 2.1).
+const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const MAX_HOST_LENGTH = 253;
 // Characters no address can carry; newlines would otherwise be dropped silently by `new URL`.
 // deno-lint-ignore no-control-regex
 const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
@@ -22,8 +30,8 @@ export interface WebAddress {
 }
 
 /**
- * Parses an address a person typed: trims it, prepends `https://` when it has no `scheme://`,
- * and accepts only http(s) URLs without a user name or password, at most
+ * Parses an address a person typed: trims it, prepends `https://` when it has no `scheme://`
+ * (and is not an address of another kind, `mailto:...`), and accepts only http(s) URLs without a user name or password, at most
  * {@linkcode MAX_DESTINATION_LENGTH} characters long.
  *
  * Throws {@linkcode InvalidInputError} naming the problem.
@@ -36,6 +44,9 @@ export function parseWebAddress(raw: string): WebAddress {
   }
   if (CONTROL_OR_SPACE.test(trimmed)) {
     throw invalidUrl("url must not contain spaces or control characters");
+  }
+  if (!HAS_SCHEME.test(trimmed) && OTHER_SCHEME.test(trimmed)) {
+    throw invalidUrl("url must use http or https");
   }
   const given = HAS_SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`;
   let url: URL;
@@ -64,6 +75,9 @@ export function normalizeDestination(raw: string, serviceHost: string): string {
   const { url, given } = parseWebAddress(raw);
   if (!hasRealHost(url.hostname)) {
     throw invalidUrl("url must have a host name with a domain, or an IP address");
+  }
+  if (!isValidHost(url.hostname)) {
+    throw invalidUrl("url must have a valid host name: letters, digits and inner hyphens");
   }
   const host = url.hostname.replace(/\.$/, "").replace(/^www\./, "");
   if (host === serviceHost || plainAddress(host) === serviceHost) {
@@ -96,6 +110,14 @@ function hasRealHost(hostname: string): boolean {
   if (hostname.startsWith("[")) return true; // IPv6 literal
   const labels = hostname.replace(/\.$/, "").split(".");
   return labels.length >= 2 && labels.every((label) => label.length > 0);
+}
+
+// A name `URL` takes may still be no host name (`-bad-.com`, `exa_mple.com`); an IP address,
+// as `URL` spells it, is one.
+function isValidHost(hostname: string): boolean {
+  if (hostname.startsWith("[")) return true;
+  const name = hostname.replace(/\.$/, "");
+  return name.length <= MAX_HOST_LENGTH && name.split(".").every((label) => HOST_LABEL.test(label));
 }
 
 // Every refusal here is about the `url` field.

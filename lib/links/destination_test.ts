@@ -17,6 +17,10 @@ Deno.test("a destination keeps its scheme, path and trailing slash", () => {
   assertEquals(normalizeDestination("https://example.com?q=1", host), "https://example.com/?q=1");
   assertEquals(normalizeDestination("http://93.184.216.34/x", host), "http://93.184.216.34/x");
   assertEquals(normalizeDestination("http://[2001:db8::1]/", host), "http://[2001:db8::1]/");
+  assertEquals(normalizeDestination("a-b.9c.example.com.", host), "https://a-b.9c.example.com.");
+  assertEquals(normalizeDestination("tel.example:8080", host), "https://tel.example:8080");
+  const longest = `${"a".repeat(63)}.example.com`;
+  assertEquals(normalizeDestination(longest, host), `https://${longest}`);
 });
 
 Deno.test("a destination is stored encoded", () => {
@@ -56,7 +60,14 @@ Deno.test("bad destinations are refused with a sentence", async () => {
   const cases: [string, string][] = [
     ["", "must not be empty"],
     ["   ", "must not be empty"],
-    ["javascript:alert(1)", "not a valid address"],
+    ["javascript:alert(1)", "http or https"],
+    ["mailto:someone@example.com", "http or https"],
+    ["TEL:+15551234567", "http or https"],
+    ["https://-bad-.example.com/", "valid host name"],
+    ["https://exa_mple.com/", "valid host name"],
+    ["https://exa$mple.com/", "valid host name"],
+    [`https://${"a".repeat(64)}.example.com/`, "valid host name"],
+    [`https://${"abcdefghi.".repeat(26)}com/`, "valid host name"],
     ["ftp://example.com/file", "http or https"],
     ["file:///etc/passwd", "http or https"],
     ["data://text/html,hi", "http or https"],

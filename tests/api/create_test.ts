@@ -81,7 +81,11 @@ Deno.test("POST /api/create answers 400 with a sentence for every kind of bad in
     [{ url: "" }, "url must not be empty"],
     [{ url: "   " }, "url must not be empty"],
     [{ url: "ftp://example.com" }, "url must use http or https"],
-    [{ url: "javascript:alert(1)" }, "url is not a valid address"],
+    [{ url: "javascript:alert(1)" }, "url must use http or https"],
+    [
+      { url: "https://-bad-.com" },
+      "url must have a valid host name: letters, digits and inner hyphens",
+    ],
     [
       { url: "http://localhost:8000/x" },
       "url must have a host name with a domain, or an IP address",
