@@ -116,3 +116,35 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await Deno.mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
 }
+
+/** A page of `f` that records CSP violations, script errors and dialogs in `problems`. */
+export async function watchedPage(
+  f: BrowserFixture,
+  options: BrowserContextOptions = {},
+): Promise<{ page: Page; problems: string[] }> {
+  const page = await f.open(options);
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("dialog", async (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    await dialog.dismiss();
+  });
+  return { page, problems };
+}
+
+/** Makes a link through the API of `f`'s service, and returns it. */
+export async function createByApi(
+  f: BrowserFixture,
+  body: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${f.origin}/api/create`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) throw new Error(`create answered ${res.status}: ${await res.text()}`);
+  return await res.json();
+}

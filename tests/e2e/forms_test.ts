@@ -1,39 +1,15 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import {
-  type BrowserFixture,
+  createByApi,
   SKIP_BROWSER_TESTS,
   startBrowserFixture,
   waitForIslands,
+  watchedPage,
 } from "./_browser.ts";
 
 // Long enough for a local service, short enough that a page that never arrives fails quickly.
 const ARRIVAL_MS = 10_000;
-
-/** A page that records CSP violations, script errors and dialogs. */
-async function watchedPage(f: BrowserFixture, options = {}) {
-  const page = await f.open(options);
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("dialog", async (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    await dialog.dismiss();
-  });
-  return { page, problems };
-}
-
-async function createByApi(f: BrowserFixture, body: Record<string, string>) {
-  const res = await fetch(`${f.origin}/api/create`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  assertEquals(res.status, 201, await res.clone().text());
-  return await res.json();
-}
 
 /** Waits until the focused element has `id`, and fails saying what has focus instead. */
 async function waitForFocus(page: Page, id: string): Promise<void> {

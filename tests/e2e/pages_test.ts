@@ -1,41 +1,17 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import {
-  type BrowserFixture,
+  createByApi,
   screenshot,
   SKIP_BROWSER_TESTS,
   startBrowserFixture,
   waitForIslands,
+  watchedPage,
 } from "./_browser.ts";
 
 const HOSTILE_TITLE = "<img src=x onerror=alert(1)>";
 const HOSTILE_NOTE = "</script><script>alert(1)</script>";
 const MAX_HOME_JS_GZIP = 15 * 1024;
-
-/** A page that records CSP violations, script errors and dialogs. */
-async function watchedPage(f: BrowserFixture, options = {}) {
-  const page = await f.open(options);
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("dialog", async (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    await dialog.dismiss();
-  });
-  return { page, problems };
-}
-
-async function createByApi(f: BrowserFixture, body: Record<string, string>) {
-  const res = await fetch(`${f.origin}/api/create`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  assertEquals(res.status, 201, await res.clone().text());
-  return await res.json();
-}
 
 async function gzipSize(bytes: Uint8Array<ArrayBuffer>): Promise<number> {
   const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
