@@ -1,6 +1,7 @@
 /**
- * `/api/sweep`: maintenance. GET lists what the sweep would remove (and dates legacy links),
- * DELETE lists it too or removes one link with `?slug=`, POST `{"confirm":"sweep"}` runs it.
+ * `/api/sweep`: maintenance. GET lists what the sweep would remove (and dates legacy links; HEAD
+ * does not), DELETE lists it too or removes one link with `?slug=`, POST `{"confirm":"sweep"}`
+ * runs it.
  * @module
  */
 import { Hono } from "hono";
@@ -92,7 +93,8 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   const limit = rateLimit(deps, RATE_LIMITS.sweep);
   return new Hono<AppEnv>()
     .get("/", limit, async (c) => {
-      const stamped = await stampUndatedLinks(store);
+      // HEAD answers as GET would, and changes nothing.
+      const stamped = c.req.method === "HEAD" ? 0 : await stampUndatedLinks(store);
       return c.json({ ...(await listExpiredLinks(store)), stamped });
     })
     .delete("/", limit, async (c) => {
