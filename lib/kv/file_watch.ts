@@ -26,9 +26,9 @@ export function watchStoreFile(
 ): () => void {
   const open = options.open ?? ((at: string) => Deno.openKv(at));
   let inode = inodeOf(path);
-  if (inode === null) return () => {};
+  if (inode === null || inode === undefined) return () => {};
   // Once the file has been gone, whatever file is back is opened, even under the same inode:
-  // the same file moved back, or a new one given a freed number.
+  // the same file, moved away and back.
   let vanished = false;
   let busy = false;
   const timer = setInterval(async () => {
@@ -36,6 +36,7 @@ export function watchStoreFile(
     busy = true;
     try {
       const now = inodeOf(path);
+      if (now === undefined) return; // not known this time: looked at again next time
       if (now === null) {
         vanished = true;
         slot.down ??= new Error(`the store's file ${path} is gone`);
@@ -61,10 +62,13 @@ export function watchStoreFile(
   return () => clearInterval(timer);
 }
 
-function inodeOf(path: string): number | null {
+/** The inode of the file at `path`; `null` when none is there, `undefined` when unknown. */
+function inodeOf(path: string): number | null | undefined {
   try {
     return Deno.statSync(path).ino;
-  } catch {
-    return null;
+  } catch (error) {
+    const gone = error instanceof Deno.errors.NotFound ||
+      error instanceof Deno.errors.NotADirectory;
+    return gone ? null : undefined;
   }
 }

@@ -65,7 +65,13 @@ export function staticFiles(options: StaticFilesOptions): MiddlewareHandler {
         }
         return null;
       }
-      const info = await file.stat();
+      let info: Deno.FileInfo;
+      try {
+        info = await file.stat();
+      } catch (error) {
+        file.close();
+        throw error;
+      }
       if (!info.isFile) {
         file.close();
         return null;
@@ -125,7 +131,7 @@ function entityTag(info: Deno.FileInfo, gzip: boolean): string {
 /** Whether `Accept-Encoding` takes gzip. */
 function acceptsGzip(header: string | undefined): boolean {
   if (header === undefined) return false;
-  return parseAccept(header).some((item) => item.type === "gzip" && item.q > 0);
+  return parseAccept(header).some((item) => item.type.toLowerCase() === "gzip" && item.q > 0);
 }
 
 /**
