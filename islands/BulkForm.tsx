@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import type { LinkView } from "../lib/links/record.ts";
-import { fieldAria, useFocusAfterRender } from "./_parts/aria.ts";
+import { fieldAria, fieldNamed, useFocusAfterRender } from "./_parts/aria.ts";
 import { CopyButton } from "./_parts/CopyButton.tsx";
 import { daysLeft, formatTime } from "./_parts/format.ts";
 import { callApi, errorSentence } from "./_parts/http.ts";
@@ -55,7 +55,8 @@ export default function BulkForm(props: BulkFormProps) {
     const answer = await callApi("POST", "/api/bulk", { urls, pass: data.get("pass") ?? "" });
     setBusy(false);
     if (answer.status !== 200 || !Array.isArray(answer.body)) {
-      return refuse(errorSentence(answer));
+      const sentence = errorSentence(answer);
+      return refuse(sentence, fieldNamed(sentence, ["urls", "pass"]));
     }
     const outcome = answer.body as BulkRow[];
     setError(null);

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import type { LinkView } from "../lib/links/record.ts";
-import { fieldAria, useFocusAfterRender } from "./_parts/aria.ts";
+import { fieldAria, fieldNamed, useFocusAfterRender } from "./_parts/aria.ts";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { LinkCard } from "./_parts/LinkCard.tsx";
 import { rememberLinks } from "./_parts/recent.ts";
@@ -27,6 +27,9 @@ export interface CreateFormProps {
   /** The link the last post made. */
   created?: LinkView | null;
 }
+
+// The fields a refusal may be about.
+const FIELDS = ["url", "slug", "title", "note", "pass"];
 
 /**
  * The create form: a plain form posting to `/api/create`, which with JavaScript posts JSON
@@ -58,11 +61,13 @@ export default function CreateForm(props: CreateFormProps) {
     setBusy(true);
     const answer = await callApi("POST", "/api/create", Object.fromEntries(new FormData(form)));
     setBusy(false);
-    setErrorField(null);
     if (answer.status !== 201) {
+      const sentence = errorSentence(answer);
+      setErrorField(fieldNamed(sentence, FIELDS));
       focusLater("create-error");
-      return setError(errorSentence(answer));
+      return setError(sentence);
     }
+    setErrorField(null);
     const created = answer.body as LinkView;
     focusLater("result-heading");
     setError(null);

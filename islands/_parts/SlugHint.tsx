@@ -9,7 +9,8 @@ export type SlugState =
   | "available"
   | "taken"
   | "reserved"
-  | "invalid";
+  | "invalid"
+  | "unknown";
 
 /** Props of {@linkcode SlugHint}. */
 export interface SlugHintProps {
@@ -24,8 +25,9 @@ export interface SlugHintProps {
 }
 
 /**
- * Says, a moment after typing stops, whether the slug is free, taken, reserved or invalid; until
- * then (and without JavaScript) a slug given says the rule, an empty one that it may stay empty.
+ * Says, a moment after typing stops, whether the slug is free, taken, reserved or invalid, and
+ * "Checking…" meanwhile. Before any typing (and without JavaScript) a slug given says the rule,
+ * an empty one that it may stay empty.
  */
 export function SlugHint({ id, slug, pattern, delayMs = 300 }: SlugHintProps) {
   const state = useSlugState(slug.trim(), pattern, delayMs);
@@ -38,10 +40,11 @@ export function SlugHint({ id, slug, pattern, delayMs = 300 }: SlugHintProps) {
     taken: `${name} is taken: choose another.`,
     reserved: `${name} is reserved: choose another.`,
     invalid: "Use 3 to 48 letters, digits, - or _, starting with a letter or digit.",
+    unknown: "The name could not be checked now; it is checked when you shorten.",
   }[state];
   const tone = state === "available"
     ? "ok"
-    : state === "checking" || state === "empty" || state === "unchecked"
+    : state === "checking" || state === "empty" || state === "unchecked" || state === "unknown"
     ? "muted"
     : "error";
   return (
@@ -58,15 +61,16 @@ function useSlugState(slug: string, pattern: string, delayMs: number): SlugState
       setState("empty");
       return;
     }
-    setState("unchecked");
+    // Said at once, so no verdict on the name before stands beside the new one; the live
+    // region then speaks twice a pause: this, and the verdict.
+    setState("checking");
     let live = true;
     const timer = setTimeout(async () => {
       if (!new RegExp(pattern).test(slug)) return setState("invalid");
-      setState("checking");
       const answer = await callApi("GET", `/api/check?slug=${encodeURIComponent(slug)}`);
       if (!live) return;
       const body = answer.body as { exists?: boolean; reserved?: boolean } | null;
-      if (answer.status !== 200 || !body) return setState("unchecked");
+      if (answer.status !== 200 || !body) return setState("unknown");
       setState(body.reserved ? "reserved" : body.exists ? "taken" : "available");
     }, delayMs);
     return () => {

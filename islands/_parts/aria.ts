@@ -3,7 +3,7 @@
  * fields tied to the error about them.
  * @module
  */
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 
 /**
  * A function asking for the element with the given id to be focused once the island has next
@@ -12,6 +12,8 @@ import { useEffect, useRef } from "preact/hooks";
  */
 export function useFocusAfterRender(): (id: string) => void {
   const next = useRef<string | null>(null);
+  // Asking renders again, so focus moves even when nothing else changed (the same refusal twice).
+  const [, rerender] = useState(0);
   useEffect(() => {
     if (next.current === null) return;
     document.getElementById(next.current)?.focus();
@@ -19,6 +21,7 @@ export function useFocusAfterRender(): (id: string) => void {
   });
   return (id) => {
     next.current = id;
+    rerender((count) => count + 1);
   };
 }
 
@@ -39,4 +42,13 @@ export function fieldAria(name: string, error: FieldError, ...hints: string[]) {
     "aria-invalid": mine ? ("true" as const) : undefined,
     "aria-describedby": ids.length > 0 ? ids.join(" ") : undefined,
   };
+}
+
+/**
+ * The field a refusal's sentence is about, of `fields`: the service's sentences begin with the
+ * field's name (`url must use http or https`, `slug "x" is already taken`). `null` for any other.
+ */
+export function fieldNamed(sentence: string, fields: readonly string[]): string | null {
+  const first = /^[a-z]+/.exec(sentence)?.[0];
+  return first !== undefined && fields.includes(first) ? first : null;
 }
