@@ -10,9 +10,9 @@ export const MAX_DESTINATION_LENGTH = 4096;
 
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 // A scheme of another kind of address, written without `//` (`mailto:`, `tel:`, `javascript:`):
-// with `https://` prepended its name would read as a user name. Not a host and port (`a.b:80`).
-const OTHER_SCHEME =
-  /^(?:about|blob|data|file|geo|intent|javascript|magnet|mailto|news|sips?|sms|tel|urn|vbscript|view-source):/i;
+// with `https://` prepended its name would read as a user name. A host and port (`a.b:80/x`)
+// is not one: digits, then the end or a path, query or fragment.
+const OTHER_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:(?!\d*(?:[/?#]|$))/;
 // A label of a host name as `URL` spells it (lower case, IDNs as `xn--`): letters, digits and
 // inner hyphens, at most 63 (RFC 1123, 2.1).
 const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -64,6 +64,15 @@ export function parseWebAddress(raw: string): WebAddress {
   return { url, given };
 }
 
+/** Options of {@linkcode normalizeDestination}. */
+export interface DestinationOptions {
+  /**
+   * Whether the host must be a valid host name (letters, digits, inner hyphens); default true.
+   * Imported legacy links, which once worked, are taken with any name `URL` takes.
+   */
+  strictHost?: boolean;
+}
+
 /**
  * Normalizes a destination: parses it with {@linkcode parseWebAddress} and accepts only a real
  * host that is not the service itself.
@@ -71,12 +80,16 @@ export function parseWebAddress(raw: string): WebAddress {
  * Returns the URL as it will be stored and redirected to (encoded, lower-case host); a bare
  * origin keeps its lack of a trailing slash.
  */
-export function normalizeDestination(raw: string, serviceHost: string): string {
+export function normalizeDestination(
+  raw: string,
+  serviceHost: string,
+  options: DestinationOptions = {},
+): string {
   const { url, given } = parseWebAddress(raw);
   if (!hasRealHost(url.hostname)) {
     throw invalidUrl("url must have a host name with a domain, or an IP address");
   }
-  if (!isValidHost(url.hostname)) {
+  if ((options.strictHost ?? true) && !isValidHost(url.hostname)) {
     throw invalidUrl("url must have a valid host name: letters, digits and inner hyphens");
   }
   const host = url.hostname.replace(/\.$/, "").replace(/^www\./, "");

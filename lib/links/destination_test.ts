@@ -19,6 +19,11 @@ Deno.test("a destination keeps its scheme, path and trailing slash", () => {
   assertEquals(normalizeDestination("http://[2001:db8::1]/", host), "http://[2001:db8::1]/");
   assertEquals(normalizeDestination("a-b.9c.example.com.", host), "https://a-b.9c.example.com.");
   assertEquals(normalizeDestination("tel.example:8080", host), "https://tel.example:8080");
+  assertEquals(
+    normalizeDestination("localhost.example:3000", host),
+    "https://localhost.example:3000",
+  );
+  assertEquals(normalizeDestination("example.com:443?q", host), "https://example.com/?q");
   const longest = `${"a".repeat(63)}.example.com`;
   assertEquals(normalizeDestination(longest, host), `https://${longest}`);
 });
@@ -63,6 +68,8 @@ Deno.test("bad destinations are refused with a sentence", async () => {
     ["javascript:alert(1)", "http or https"],
     ["mailto:someone@example.com", "http or https"],
     ["TEL:+15551234567", "http or https"],
+    ["ssh:git@example.com", "http or https"],
+    ["bitcoin:1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "http or https"],
     ["https://-bad-.example.com/", "valid host name"],
     ["https://exa_mple.com/", "valid host name"],
     ["https://exa$mple.com/", "valid host name"],
@@ -90,4 +97,17 @@ Deno.test("bad destinations are refused with a sentence", async () => {
       message,
     );
   }
+});
+
+Deno.test("a legacy destination may keep a host name URL takes but a new link may not", async () => {
+  const loose = { strictHost: false };
+  assertEquals(
+    normalizeDestination("https://foo.bar_baz.example/x", host, loose),
+    "https://foo.bar_baz.example/x",
+  );
+  await assertRejects(
+    () => Promise.resolve().then(() => normalizeDestination("https://foo.bar_baz.example/", host)),
+    InvalidInputError,
+    "valid host name",
+  );
 });

@@ -114,7 +114,7 @@ async function importOne(
   const given = typeof entry.data === "string" ? { url: entry.data } : entry.data;
   let url: string;
   try {
-    url = normalizeDestination(given.url, serviceHost);
+    url = normalizeDestination(given.url, serviceHost, { strictHost: false });
   } catch (error) {
     return error instanceof Error ? error.message : "invalid url";
   }
