@@ -12,7 +12,7 @@ import { handleErrors } from "./_middleware/errors.tsx";
 import { countRequests } from "./_middleware/metrics.ts";
 import { requestId } from "./_middleware/request_id.ts";
 import { staticFiles } from "./_middleware/static_files.ts";
-import { withoutFalseLength } from "./_lib/head.ts";
+import { noteHeadLengths, withoutFalseLength } from "./_lib/head.ts";
 import { methodNotAllowed, notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
 import * as docs from "./docs.tsx";
@@ -98,6 +98,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const catalogue = apiCatalogue();
   app.onError(handleErrors({ log: deps.log }));
   app.notFound((c) => wrongMethod(c.req.path, methods) ?? notFound(c, deps));
+  app.use(noteHeadLengths());
   app.use(requestId());
   app.use(accessLog({ log: deps.log }));
   app.use(countRequests({ metrics: deps.metrics }));
@@ -123,7 +124,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const fastAnswer = fast(request, connection);
     if (fastAnswer !== null) return fastAnswer;
     const answer = route(request, connection, context);
-    return request.method === "HEAD" ? Promise.resolve(answer).then(withoutFalseLength) : answer;
+    if (request.method !== "HEAD") return answer;
+    return Promise.resolve(answer).then((response) => withoutFalseLength(request, response));
   };
   return app;
 }

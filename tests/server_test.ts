@@ -25,10 +25,11 @@ Deno.test("deno task start serves the API over HTTP on its KV file and stops on 
     json: { url: "example.com/locked", slug: "locked", pass: "pw" },
   });
   assertEquals(locked.status, 201);
+  const browser = { headers: { Accept: "text/html" } };
   for (const path of ["/missing", "/locked", "/"]) {
     const [get, head] = [
-      await call(service.origin, path),
-      await call(service.origin, path, { method: "HEAD" }),
+      await call(service.origin, path, browser),
+      await call(service.origin, path, { method: "HEAD", ...browser }),
     ];
     assertEquals(head.status, get.status, path);
     assertEquals(head.text, "", path);
@@ -37,6 +38,18 @@ Deno.test("deno task start serves the API over HTTP on its KV file and stops on 
       String(new TextEncoder().encode(get.text).length),
     );
     assertEquals(head.headers.get("content-length"), get.headers.get("content-length"), path);
+  }
+  // An answer without a body (a redirect, first read or not) says 0 to HEAD as to GET.
+  const fresh = await call(service.origin, "/api/create", {
+    json: { url: "example.com/fresh", slug: "fresh" },
+  });
+  assertEquals(fresh.status, 201);
+  for (const path of ["/fresh", "/links/"]) {
+    const head = await call(service.origin, path, { method: "HEAD" });
+    const get = await call(service.origin, path);
+    assertEquals([head.status, get.status], [path === "/fresh" ? 302 : 301, head.status], path);
+    assertEquals(head.headers.get("content-length"), "0", path);
+    assertEquals(get.headers.get("content-length"), "0", path);
   }
   // A JSON answer's length is not set by its route: HEAD leaves it unsaid rather than say 0.
   for (const path of ["/api/version", "/api/check?slug=wire", "/api/unshorten?slug=wire"]) {

@@ -1,22 +1,29 @@
 /**
  * Answers to HEAD that tell no false length. The router answers HEAD with its GET route's status
- * and headers and no body; an answer whose length its route never set would then go out saying
- * `Content-Length: 0`, which a HEAD may say only when GET sends nothing (RFC 9110, 8.6). Such an
- * answer gets an empty body stream instead, which goes out with no length at all. Pages, which
- * set their length, keep it.
+ * and headers and no body; an answer whose route gave it a body of unknown length would then go
+ * out saying `Content-Length: 0`, which a HEAD may say only when GET sends nothing (RFC 9110,
+ * 8.6). {@linkcode noteHeadLengths} notes such answers while the route's body is still there,
+ * and {@linkcode withoutFalseLength} gives them an empty body stream, which goes out with no
+ * length at all. A page, which sets its length, keeps it; an answer without a body (a redirect)
+ * says 0, as its GET does.
  * @module
  */
+import type { MiddlewareHandler } from "hono";
 
-// Statuses whose answers never carry a body.
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+// HEAD requests whose GET answer had a body of unknown length.
+const lengthUnknown = new WeakSet<Request>();
 
-/** `response` to a HEAD request, its length left unsaid where its route did not set it. */
-export function withoutFalseLength(response: Response): Response {
-  if (
-    response.body !== null || response.headers.has("content-length") ||
-    NULL_BODY_STATUSES.has(response.status)
-  ) {
-    return response;
-  }
+/** Notes a HEAD request whose answer has a body and no `Content-Length`. */
+export function noteHeadLengths(): MiddlewareHandler {
+  return async function noteHeadLengths(c, next) {
+    await next();
+    if (c.req.method !== "HEAD" || c.res.body === null) return;
+    if (!c.res.headers.has("content-length")) lengthUnknown.add(c.req.raw);
+  };
+}
+
+/** `response` to `request`, with its length left unsaid when it was never known. */
+export function withoutFalseLength(request: Request, response: Response): Response {
+  if (!lengthUnknown.has(request)) return response;
   return new Response(ReadableStream.from<Uint8Array>([]), response);
 }
