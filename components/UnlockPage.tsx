@@ -3,7 +3,7 @@ import { Island, ISLANDS_SCRIPT } from "./Island.tsx";
 import { Layout } from "./Layout.tsx";
 
 /** Why a post to the unlock form cannot be answered with the form again. */
-export type UnlockProblem = "not-found" | "not-protected";
+export type UnlockProblem = "bad-slug" | "not-found" | "not-protected";
 
 /** Props of {@linkcode UnlockPage}. */
 export interface UnlockPageProps {
@@ -11,7 +11,10 @@ export interface UnlockPageProps {
   slug: string;
   /** Why the last attempt failed, if it did. */
   error?: string;
-  /** Set when there is no password to ask for: no live link has the slug, or it has none. */
+  /**
+   * Set when there is no password to ask for: the slug is missing or could name no link, no
+   * live link has it, or the link has none.
+   */
   problem?: UnlockProblem;
 }
 
@@ -21,7 +24,7 @@ export interface UnlockPageProps {
  * names no live link, or an open one, gets the reason instead of the form.
  */
 export function UnlockPage({ slug, error, problem }: UnlockPageProps) {
-  if (problem) return <NoPasswordPage slug={slug} problem={problem} />;
+  if (problem) return <NoPasswordPage slug={slug} problem={problem} reason={error ?? ""} />;
   return (
     <Layout title={error ? "Error: Protected link" : "Protected link"} scripts={[ISLANDS_SCRIPT]}>
       <section class="card">
@@ -35,24 +38,34 @@ export function UnlockPage({ slug, error, problem }: UnlockPageProps) {
   );
 }
 
-function NoPasswordPage({ slug, problem }: { slug: string; problem: UnlockProblem }) {
-  const notFound = problem === "not-found";
+interface NoPasswordPageProps {
+  slug: string;
+  problem: UnlockProblem;
+  /** The refusal's sentence, said as it is for a slug that could name no link. */
+  reason: string;
+}
+
+function NoPasswordPage({ slug, problem, reason }: NoPasswordPageProps) {
+  const heading =
+    { "bad-slug": "No such link", "not-found": "Not found", "not-protected": "Not protected" }[
+      problem
+    ];
   return (
-    <Layout title={notFound ? "Error: Not found" : "Error: Not protected"}>
+    <Layout title={`Error: ${heading}`}>
       <section class="card">
-        <h1>{notFound ? "Not found" : "Not protected"}</h1>
-        {notFound
-          ? (
-            <p>
-              No live link is called <code>/{slug}</code>: it may have expired, or been deleted.
-            </p>
-          )
-          : (
-            <p>
-              The link <code>/{slug}</code> has no password:{" "}
-              <a href={`/${encodeURIComponent(slug)}`}>follow it</a>.
-            </p>
-          )}
+        <h1>{heading}</h1>
+        {problem === "bad-slug" && <p>There is no link to unlock: {reason}.</p>}
+        {problem === "not-found" && (
+          <p>
+            No live link is called <code>/{slug}</code>: it may have expired, or been deleted.
+          </p>
+        )}
+        {problem === "not-protected" && (
+          <p>
+            The link <code>/{slug}</code> has no password:{" "}
+            <a href={`/${encodeURIComponent(slug)}`}>follow it</a>.
+          </p>
+        )}
         <p>
           <a href="/">Make a short link</a>
         </p>

@@ -22,6 +22,7 @@ import { writeAccess } from "./_middleware/access_log.ts";
 import { REDIRECT_ROUTE } from "./_middleware/metrics.ts";
 import { requestIdFor } from "./_middleware/request_id.ts";
 import { renderPage, UNLOCK_CONTENT_SECURITY_POLICY } from "./_lib/html.ts";
+import { asksForHtml } from "./_lib/negotiate.ts";
 import { type HeaderReader, servedHeadersOf } from "./_lib/request_headers.ts";
 import { ResponseReuse, type ReusableResponse } from "./_lib/reusable_response.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
@@ -175,6 +176,11 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     if (found.status !== "live") return notFound(c, deps, found);
     const { record } = found;
     if (record.passHash !== null && !(await isUnlocked(c, deps, record))) {
+      if (!asksForHtml(c)) {
+        // An API client gets the reason as JSON, as every error outside the 404 page.
+        const error = `link "${slug}" is protected: unlock it with its password (POST /api/unlock)`;
+        return c.json({ error }, 401, { "Cache-Control": "no-store" });
+      }
       return renderPage(<UnlockPage slug={slug} />, 401, {
         "Cache-Control": "no-store",
         "Content-Security-Policy": UNLOCK_CONTENT_SECURITY_POLICY,

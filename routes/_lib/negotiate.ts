@@ -1,5 +1,5 @@
 /**
- * Telling a browser's form navigation from an API client.
+ * Telling a browser's navigation and form posts from an API client.
  * @module
  */
 import type { Context } from "hono";
@@ -10,5 +10,13 @@ import { isFormPost } from "./body.ts";
  * or a redirect rather than JSON: a form body and an `Accept` header that asks for HTML.
  */
 export function isBrowserForm(c: Context): boolean {
-  return isFormPost(c) && (c.req.header("accept") ?? "").includes("text/html");
+  return isFormPost(c) && asksForHtml(c);
+}
+
+/**
+ * Whether the client asks for HTML by name, as a browser's navigation does: it gets a page where
+ * any other client gets JSON (an error outside `/api/`, a locked link).
+ */
+export function asksForHtml(c: Context): boolean {
+  return (c.req.header("accept") ?? "").includes("text/html");
 }

@@ -1,6 +1,7 @@
 /**
  * The one place errors become responses: domain errors to their status and `{error}` JSON
- * under `/api/`, and to an error page elsewhere.
+ * under `/api/` and for clients that do not ask for HTML, and to an error page for a browser
+ * elsewhere.
  * @module
  */
 import type { Context, ErrorHandler } from "hono";
@@ -22,6 +23,7 @@ import { describeError, type Logger, logLine, stdoutLogger } from "../../lib/log
 import { ErrorPage } from "../../components/ErrorPage.tsx";
 import type { AppEnv } from "../_lib/env.ts";
 import { renderPage } from "../_lib/html.ts";
+import { asksForHtml } from "../_lib/negotiate.ts";
 
 type ErrorStatus = 400 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 503;
 
@@ -84,8 +86,8 @@ export function logFailure(c: Context<AppEnv>, failure: Failure): void {
 }
 
 /**
- * The error as JSON on an API path, or as a page with the same sentence elsewhere; `headers`
- * go on either.
+ * The error as JSON on an API path, or to a client that does not ask for HTML; as a page with
+ * the same sentence to a browser elsewhere. `headers` go on either.
  */
 function respond(
   c: Context,
@@ -93,7 +95,9 @@ function respond(
   body: { error: string },
   headers: Record<string, string> = {},
 ): Response {
-  if (c.req.path.startsWith("/api/")) return c.json(body, status as ErrorStatus, headers);
+  if (c.req.path.startsWith("/api/") || !asksForHtml(c)) {
+    return c.json(body, status as ErrorStatus, headers);
+  }
   return renderPage(<ErrorPage status={status} message={body.error} />, status, {
     "Cache-Control": "no-store",
     ...headers,

@@ -47,7 +47,7 @@ export const spec: RouteSpec = {
       "destination shows in unshorten, the list and the export. The destination is in " +
       "neither answer. A plain HTML form post that succeeds answers 303 to the link; one that " +
       "fails gets the unlock page again, with the reason, under the status below (without " +
-      "the form when the link is unknown or has no password). Besides " +
+      "the form when the slug is missing or impossible, or the link unknown or open). Besides " +
       "the 10 a minute per client, a client (an IPv4 address, an IPv6 /64) gets 5 wrong " +
       "passwords on a link in 10 minutes, and a link takes 130 from everyone (also 429). A " +
       "right password costs no try.",
@@ -110,14 +110,15 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
 // The form again with the reason; but no form when there is no password to ask for.
 function unlockFormErrorPage(fields: Record<string, string>, error: DomainError, status: number) {
   const slug = fields.slug?.trim() ?? "";
-  const problem: UnlockProblem | undefined =
-    error instanceof LinkNotFoundError || fieldOf(error) === "slug"
-      ? "not-found"
-      : error instanceof NotProtectedError
-      ? "not-protected"
-      : undefined;
+  const problem: UnlockProblem | undefined = error instanceof LinkNotFoundError
+    ? "not-found"
+    : fieldOf(error) === "slug"
+    ? "bad-slug"
+    : error instanceof NotProtectedError
+    ? "not-protected"
+    : undefined;
   if (problem) {
-    return renderPage(<UnlockPage slug={slug} problem={problem} />, status, {
+    return renderPage(<UnlockPage slug={slug} problem={problem} error={error.message} />, status, {
       "Cache-Control": "no-store",
     });
   }

@@ -46,8 +46,10 @@ function form(fields: Record<string, string>, accept = "text/html,application/xh
   };
 }
 
-async function page(t: TestApp, path: string, init?: RequestInit) {
-  const res = await t.request(path, init);
+/** A page as a browser asks for it: with `Accept` naming HTML, unless `init` says otherwise. */
+async function page(t: TestApp, path: string, init: RequestInit = {}) {
+  const headers = { Accept: "text/html,application/xhtml+xml", ...init.headers as object };
+  const res = await t.request(path, { ...init, headers });
   const html = await res.text();
   return { res, html, doc: parse(html) };
 }
@@ -210,7 +212,7 @@ Deno.test("the links and stats pages over their limits answer 429 with Retry-Aft
   await using t = await testApp();
   for (const [path, limit] of [["/links", 30], ["/stats", 60]] as const) {
     for (let i = 0; i < limit; i++) await (await t.request(path)).body?.cancel();
-    const res = await t.request(path);
+    const res = await t.request(path, { headers: { Accept: "text/html" } });
     assertEquals(res.status, 429, path);
     assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
     assert(Number(res.headers.get("retry-after")) > 0, path);
@@ -440,7 +442,7 @@ Deno.test("only the unlock page lets its form's redirect chain leave the site", 
   assertEquals(unlock["form-action"], "form-action 'self' http: https:");
   // Every other directive is the strict one.
   assertEquals({ ...unlock, "form-action": strict["form-action"] }, strict);
-  const locked = await t.request("/locked");
+  const locked = await t.request("/locked", { headers: { Accept: "text/html" } });
   assertEquals(locked.status, 401);
   assertEquals(locked.headers.get("content-security-policy"), UNLOCK_CONTENT_SECURITY_POLICY);
   const wrong = await t.request("/api/unlock", form({ slug: "locked", pass: "nope" }));
@@ -493,6 +495,17 @@ Deno.test("an unlock form post for an unknown, expired or open link says so with
     assertEquals(doc.querySelectorAll("form").length, 0, slug);
     assertEquals(doc.querySelectorAll("[data-island]").length, 0, slug);
     assert(doc.querySelector("title").textContent.startsWith("Error: "), slug);
+  }
+  const badSlugs: [Record<string, string>, string][] = [
+    [{ pass: "x" }, "slug is required"],
+    [{ slug: "a/b", pass: "x" }, "invalid slug"],
+  ];
+  for (const [fields, reason] of badSlugs) {
+    const bad = await page(t, "/api/unlock", form(fields));
+    assertEquals(bad.res.status, 400, reason);
+    assertEquals(bad.doc.querySelector("h1").textContent, "No such link", reason);
+    assertStringIncludes(bad.doc.querySelector("main").textContent, reason);
+    assertEquals(bad.doc.querySelectorAll("form").length, 0, reason);
   }
   const open = await page(t, "/api/unlock", form({ slug: "open-two", pass: "x" }));
   assertEquals(open.doc.querySelector("main a").getAttribute("href"), "/open-two");

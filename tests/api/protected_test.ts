@@ -28,7 +28,8 @@ function cookieOf(res: Response): string {
 Deno.test("a locked link answers 401 with the unlock page and never the destination", async () => {
   await using t = await testApp();
   await makeLocked(t);
-  const res = await t.request("/locked");
+  const browser = { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } };
+  const res = await t.request("/locked", browser);
   assertEquals(res.status, 401);
   assertEquals(res.headers.get("location"), null);
   assertEquals(res.headers.get("cache-control"), "no-store");
@@ -38,10 +39,27 @@ Deno.test("a locked link answers 401 with the unlock page and never the destinat
   assertStringIncludes(html, 'name="pass"');
   assertStringIncludes(html, 'name="slug" value="locked"');
   assertNotIncludes(html, "secret.example");
-  const head = await t.request("/locked", { method: "HEAD" });
+  const head = await t.request("/locked", { method: "HEAD", ...browser });
   assertEquals(head.status, 401);
   assertEquals(await head.text(), "");
   assertEquals(head.headers.get("location"), null);
+});
+
+Deno.test("a locked link answers an API client 401 JSON, and never the destination", async () => {
+  await using t = await testApp();
+  await makeLocked(t);
+  for (const accept of [undefined, "*/*", "application/json"]) {
+    const res = await t.request("/locked", { headers: accept ? { Accept: accept } : {} });
+    assertEquals(res.status, 401, accept);
+    assertEquals(res.headers.get("content-type"), "application/json", accept);
+    assertEquals(res.headers.get("cache-control"), "no-store");
+    assertEquals(res.headers.get("location"), null);
+    const text = await res.text();
+    assertNotIncludes(text, "secret.example");
+    assertEquals(JSON.parse(text), {
+      error: 'link "locked" is protected: unlock it with its password (POST /api/unlock)',
+    });
+  }
 });
 
 Deno.test("POST /api/unlock sets the cookie, and the link then redirects", async () => {

@@ -193,3 +193,23 @@ Deno.test("a failed commit makes nothing half: create, remove and bulk leave con
   assertEquals(after.listed, after.links);
   assert(after.listed >= 1 && after.listed <= 4, String(after.listed));
 });
+
+Deno.test("an error outside /api/ is a page for a browser and JSON for any other client", async () => {
+  const faults: Faults = { commits: 0, down: false };
+  await using t = await testApp({ faults });
+  faults.down = true;
+  const page = await t.request("/stats", { headers: { Accept: "text/html,*/*;q=0.8" } });
+  assertEquals(page.status, 503);
+  assertEquals(page.headers.get("content-type"), "text/html; charset=utf-8");
+  assertStringIncludes(await page.text(), STORE_DOWN);
+  for (const accept of [undefined, "*/*", "application/json"]) {
+    const res = await t.request("/stats", { headers: accept ? { Accept: accept } : {} });
+    assertEquals(res.status, 503, accept);
+    assertEquals(res.headers.get("content-type"), "application/json", accept);
+    assertEquals(await res.json(), { error: STORE_DOWN });
+  }
+  const missing = await t.request("/no/such/page");
+  assertEquals(missing.status, 404);
+  assertEquals(missing.headers.get("content-type"), "text/html; charset=utf-8", "the 404 page");
+  await missing.body?.cancel();
+});
