@@ -15,7 +15,8 @@ import {
   SLUG_LIKE_PATTERN,
 } from "../lib/links/mod.ts";
 import { describeError, logLine } from "../lib/log/mod.ts";
-import type { RouteSpec } from "../lib/openapi/mod.ts";
+import { errorResponse, type RouteSpec } from "../lib/openapi/mod.ts";
+import { StoreUnavailableError } from "../lib/errors.ts";
 import { clientOf } from "./_lib/client.ts";
 import type { AppDeps, AppEnv, ConnectionInfo } from "./_lib/env.ts";
 import { writeAccess } from "./_middleware/access_log.ts";
@@ -32,6 +33,16 @@ const page = (description: string) => ({
   description,
   content: { "text/html": { schema: z.string(), example: '<!DOCTYPE html><html lang="en">…' } },
 });
+// A page for a browser, `{error}` JSON for a client whose `Accept` does not name HTML.
+const pageOrError = (description: string, sentence: string) => ({
+  description,
+  content: { ...page(description).content, ...errorResponse(description, sentence).content },
+});
+
+/** Why a locked link does not redirect, said to an API client. */
+function lockedSentence(slug: string): string {
+  return `link "${slug}" is protected: unlock it with its password (POST /api/unlock)`;
+}
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
@@ -39,7 +50,8 @@ export const spec: RouteSpec = {
     tag: "Redirect",
     summary: "Follow a short link",
     description: "Redirects to the destination. A protected link needs its unlock cookie; " +
-      "without it the answer is 401 with the unlock page. An expired or unknown slug gets " +
+      "without it the answer is 401 with the unlock page (JSON to a client that does not ask " +
+      "for HTML). An expired or unknown slug gets " +
       "the 404 page, which says where an expired link pointed (a protected one: only that it " +
       "was protected) or that the name is free. HEAD answers the same status and headers " +
       "without a body, and records no click. Not rate limited.",
@@ -60,9 +72,16 @@ export const spec: RouteSpec = {
           },
         },
       },
-      401: page("A protected link without its unlock cookie: the unlock page"),
+      401: pageOrError(
+        "A protected link without its unlock cookie: the unlock page, or JSON to a client " +
+          "that does not ask for HTML",
+        lockedSentence("hello"),
+      ),
       404: page("No live link has the slug: the 404 page"),
-      503: page("The store did not answer: an error page"),
+      503: pageOrError(
+        "The store did not answer: an error page, or JSON to a client that does not ask for HTML",
+        new StoreUnavailableError(null).message,
+      ),
     },
     store: false,
     readsUnlockCookie: true,
@@ -178,8 +197,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     if (record.passHash !== null && !(await isUnlocked(c, deps, record))) {
       if (!asksForHtml(c)) {
         // An API client gets the reason as JSON, as every error outside the 404 page.
-        const error = `link "${slug}" is protected: unlock it with its password (POST /api/unlock)`;
-        return c.json({ error }, 401, { "Cache-Control": "no-store" });
+        return c.json({ error: lockedSentence(slug) }, 401, { "Cache-Control": "no-store" });
       }
       return renderPage(<UnlockPage slug={slug} />, 401, {
         "Cache-Control": "no-store",
