@@ -57,9 +57,10 @@ export const spec: RouteSpec = {
 /** The route: the link with its clicks; 410 when expired, 404 when it never existed. */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   const { config, store } = deps;
+  const servicePort = new URL(config.baseUrl).port;
   return new Hono<AppEnv>().get("/", async (c) => {
     const reference = parseQuery(c, unshortenQuery);
-    const slug = slugFromReference(reference, config.serviceHost);
+    const slug = slugFromReference(reference, config.serviceHost, { port: servicePort });
     const found = await lookupLink(store, slug);
     if (found.status === "missing") throw new LinkNotFoundError(slug);
     if (found.status === "expired") throw new LinkExpiredError(slug, found.record.expiresAt);
