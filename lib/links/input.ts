@@ -31,7 +31,11 @@ export const password = z.string().max(MAX_PASSWORD_LENGTH);
 
 /** What one link is made from: the body of `POST /api/create` and one bulk row. */
 export const linkInput = z.object({
-  url: z.string().trim().min(1).max(MAX_DESTINATION_LENGTH).describe(
+  // `null` is no url given, as for the optional fields: "url is required".
+  url: z.preprocess(
+    (value) => (value === null ? undefined : value),
+    z.string().trim().min(1).max(MAX_DESTINATION_LENGTH),
+  ).describe(
     "The destination: an http(s) URL; `https://` is prepended when it has no `scheme://`",
   ),
   title: z.preprocess(blankIsAbsent, z.string().trim().max(MAX_TITLE_LENGTH).optional())

@@ -14,15 +14,17 @@ Deno.test("POST /api/bulk makes one link per row, in order, failures undoing not
       42,
       { slug: "nourl" },
       { url: "example.com/f", slug: "bee" },
+      null,
     ],
   });
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("access-control-allow-origin"), "*");
   const body = await res.json();
-  assertEquals(body.length, 8);
+  assertEquals(body.length, 9);
   assertEquals(body.map((entry: { ok: boolean }) => entry.ok), [
     true,
     true,
+    false,
     false,
     false,
     false,
@@ -46,6 +48,7 @@ Deno.test("POST /api/bulk makes one link per row, in order, failures undoing not
   // A row without a url says so: its url is null, never left out.
   assertEquals(body[6], { ok: false, url: null, error: "url is required" });
   assertEquals(body[7], { ok: false, url: "example.com/f", error: 'slug "bee" is already taken' });
+  assertEquals(body[8], { ok: false, url: null, error: "url is required" }, "a null row");
   const listed = await (await t.request("/api/links")).json();
   assertEquals(listed.length, 3);
   assertEquals((await t.request("/bee")).headers.get("location"), "https://example.com/b");

@@ -75,7 +75,7 @@ Deno.test("POST /api/create answers 400 with a sentence for every kind of bad in
   const cases: [unknown, string][] = [
     [{}, "url is required"],
     [{ url: 42 }, "url must be a string"],
-    [{ url: null }, "url must be a string"],
+    [{ url: null }, "url is required"],
     [{ url: ["example.com"] }, "url must be a string"],
     [{ url: { href: "x" } }, "url must be a string"],
     [{ url: "" }, "url must not be empty"],
