@@ -23,7 +23,6 @@ import { writeAccess } from "./_middleware/access_log.ts";
 import { REDIRECT_ROUTE } from "./_middleware/metrics.ts";
 import { requestIdFor } from "./_middleware/request_id.ts";
 import { renderPage, UNLOCK_CONTENT_SECURITY_POLICY } from "./_lib/html.ts";
-import { asksForHtml } from "./_lib/negotiate.ts";
 import { type HeaderReader, servedHeadersOf } from "./_lib/request_headers.ts";
 import { ResponseReuse, type ReusableResponse } from "./_lib/reusable_response.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
@@ -39,19 +38,14 @@ const pageOrError = (description: string, sentence: string) => ({
   content: { ...page(description).content, ...errorResponse(description, sentence).content },
 });
 
-/** Why a locked link does not redirect, said to an API client. */
-function lockedSentence(slug: string): string {
-  return `link "${slug}" is protected: unlock it with its password (POST /api/unlock)`;
-}
-
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
   get: {
     tag: "Redirect",
     summary: "Follow a short link",
     description: "Redirects to the destination. A protected link needs its unlock cookie; " +
-      "without it the answer is 401 with the unlock page (JSON to a client that does not ask " +
-      "for HTML). An expired or unknown slug gets " +
+      "without it the answer is 401 with the unlock page, for every client (the contract). " +
+      "An expired or unknown slug gets " +
       "the 404 page, which says where an expired link pointed (a protected one: only that it " +
       "was protected) or that the name is free. HEAD answers the same status and headers " +
       "without a body, and records no click. Not rate limited.",
@@ -72,11 +66,7 @@ export const spec: RouteSpec = {
           },
         },
       },
-      401: pageOrError(
-        "A protected link without its unlock cookie: the unlock page, or JSON to a client " +
-          "that does not ask for HTML",
-        lockedSentence("hello"),
-      ),
+      401: page("A protected link without its unlock cookie: the unlock page"),
       404: page("No live link has the slug: the 404 page"),
       503: pageOrError(
         "The store did not answer: an error page, or JSON to a client that does not ask for HTML",
@@ -195,10 +185,6 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     if (found.status !== "live") return notFound(c, deps, found);
     const { record } = found;
     if (record.passHash !== null && !(await isUnlocked(c, deps, record))) {
-      if (!asksForHtml(c)) {
-        // An API client gets the reason as JSON, as every error outside the 404 page.
-        return c.json({ error: lockedSentence(slug) }, 401, { "Cache-Control": "no-store" });
-      }
       return renderPage(<UnlockPage slug={slug} />, 401, {
         "Cache-Control": "no-store",
         "Content-Security-Policy": UNLOCK_CONTENT_SECURITY_POLICY,

@@ -3,6 +3,7 @@
  * @module
  */
 import type { Context } from "hono";
+import { parseAccept } from "hono/utils/accept";
 import { isFormPost } from "./body.ts";
 
 /**
@@ -14,9 +15,15 @@ export function isBrowserForm(c: Context): boolean {
 }
 
 /**
- * Whether the client asks for HTML by name, as a browser's navigation does: it gets a page where
- * any other client gets JSON (an error outside `/api/`, a locked link).
+ * Whether the client asks for HTML by name (`text/html` or `application/xhtml+xml`, not refused
+ * with `q=0`), as a browser's navigation does: it gets an error page where any other client gets
+ * JSON (an error outside `/api/`).
  */
 export function asksForHtml(c: Context): boolean {
-  return (c.req.header("accept") ?? "").includes("text/html");
+  const accept = c.req.header("accept");
+  if (accept === undefined) return false;
+  return parseAccept(accept).some((item) => item.q > 0 && HTML_TYPES.has(item.type.toLowerCase()));
 }
+
+// What a browser's navigation names in `Accept`.
+const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);

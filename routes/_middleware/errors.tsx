@@ -95,13 +95,11 @@ function respond(
   body: { error: string },
   headers: Record<string, string> = {},
 ): Response {
-  if (c.req.path.startsWith("/api/") || !asksForHtml(c)) {
-    return c.json(body, status as ErrorStatus, headers);
-  }
-  return renderPage(<ErrorPage status={status} message={body.error} />, status, {
-    "Cache-Control": "no-store",
-    ...headers,
-  });
+  if (c.req.path.startsWith("/api/")) return c.json(body, status as ErrorStatus, headers);
+  // The same path answers a browser and any other client differently.
+  const negotiated = { "Cache-Control": "no-store", "Vary": "Accept", ...headers };
+  if (!asksForHtml(c)) return c.json(body, status as ErrorStatus, negotiated);
+  return renderPage(<ErrorPage status={status} message={body.error} />, status, negotiated);
 }
 
 function domainErrorResponse(c: Context<AppEnv>, error: DomainError, log: Logger): Response {

@@ -45,20 +45,17 @@ Deno.test("a locked link answers 401 with the unlock page and never the destinat
   assertEquals(head.headers.get("location"), null);
 });
 
-Deno.test("a locked link answers an API client 401 JSON, and never the destination", async () => {
+Deno.test("a locked link answers every client 401 with the unlock page, and never the destination", async () => {
   await using t = await testApp();
   await makeLocked(t);
   for (const accept of [undefined, "*/*", "application/json"]) {
     const res = await t.request("/locked", { headers: accept ? { Accept: accept } : {} });
     assertEquals(res.status, 401, accept);
-    assertEquals(res.headers.get("content-type"), "application/json", accept);
-    assertEquals(res.headers.get("cache-control"), "no-store");
+    assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8", accept);
     assertEquals(res.headers.get("location"), null);
-    const text = await res.text();
-    assertNotIncludes(text, "secret.example");
-    assertEquals(JSON.parse(text), {
-      error: 'link "locked" is protected: unlock it with its password (POST /api/unlock)',
-    });
+    const html = await res.text();
+    assertStringIncludes(html, '<form method="post" action="/api/unlock"');
+    assertNotIncludes(html, "secret.example");
   }
 });
 
