@@ -8,16 +8,17 @@ import { isSlugLike } from "./slug.ts";
 /** Options of {@linkcode slugFromReference}. */
 export interface ReferenceOptions {
   /**
-   * The service's port as `URL` spells it (`""` for the scheme's default). When given, a URL on
-   * another port is not the service's.
+   * The port the service's short URLs carry, `"80"` or `"443"` for the scheme's default. When
+   * given, a URL that names another port is not the service's; one that names none (or its
+   * scheme's default) is.
    */
   port?: string;
 }
 
 /**
  * The slug `value` names: `value` itself when it is a slug, else the single path segment of an
- * http(s) URL whose host is the service host or its `www.` variant, on the service's port (the
- * scheme may be left out). Anything else throws `InvalidInputError("invalid slug")`.
+ * http(s) URL whose host is the service host or its `www.` variant, naming no port or the
+ * service's (the scheme may be left out). Anything else throws `InvalidInputError("invalid slug")`.
  */
 export function slugFromReference(
   value: string,
@@ -34,7 +35,8 @@ export function slugFromReference(
   }
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
   const web = url.protocol === "http:" || url.protocol === "https:";
-  const onPort = options.port === undefined || url.port === options.port;
+  // `URL` spells no port for its scheme's default: such a reference is taken as naming none.
+  const onPort = options.port === undefined || url.port === "" || url.port === options.port;
   if (!web || !onPort || (host !== serviceHost && host !== `www.${serviceHost}`)) {
     throw new InvalidInputError("invalid slug");
   }

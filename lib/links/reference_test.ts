@@ -30,15 +30,22 @@ Deno.test("a reference to another host, or to no slug, is an invalid slug", asyn
   }
 });
 
-Deno.test("a reference on another port than the service's is an invalid slug", async () => {
+Deno.test("a reference naming another port than the service's is an invalid slug", async () => {
   const local = { port: "8000" };
   assertEquals(slugFromReference("http://localhost:8000/abc", "localhost", local), "abc");
   assertEquals(slugFromReference("localhost:8000/abc", "localhost", local), "abc");
-  assertEquals(slugFromReference("https://sho.rt/abc", "sho.rt", { port: "" }), "abc");
-  assertEquals(slugFromReference("http://sho.rt:80/abc", "sho.rt", { port: "" }), "abc");
-  for (const [bad, port] of [["http://localhost:9999/abc", "8000"], ["localhost/abc", "8000"]]) {
+  assertEquals(slugFromReference("localhost/abc", "localhost", local), "abc", "no port named");
+  assertEquals(slugFromReference("https://sho.rt/abc", "sho.rt", { port: "443" }), "abc");
+  assertEquals(slugFromReference("http://sho.rt:80/abc", "sho.rt", { port: "80" }), "abc");
+  assertEquals(slugFromReference("sho.rt:80/abc", "sho.rt", { port: "80" }), "abc");
+  const bad: [string, string, string][] = [
+    ["http://localhost:9999/abc", "localhost", "8000"],
+    ["localhost:9999/abc", "localhost", "8000"],
+    ["sho.rt:8443/abc", "sho.rt", "443"],
+  ];
+  for (const [reference, host, port] of bad) {
     await assertRejects(
-      () => Promise.resolve().then(() => slugFromReference(bad!, "localhost", { port })),
+      () => Promise.resolve().then(() => slugFromReference(reference, host, { port })),
       InvalidInputError,
       "invalid slug",
     );

@@ -57,7 +57,8 @@ export const spec: RouteSpec = {
 /** The route: the link with its clicks; 410 when expired, 404 when it never existed. */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   const { config, store } = deps;
-  const servicePort = new URL(config.baseUrl).port;
+  const base = new URL(config.baseUrl);
+  const servicePort = base.port || (base.protocol === "https:" ? "443" : "80");
   return new Hono<AppEnv>().get("/", async (c) => {
     const reference = parseQuery(c, unshortenQuery);
     const slug = slugFromReference(reference, config.serviceHost, { port: servicePort });
