@@ -12,7 +12,10 @@ const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 // A scheme of another kind of address, written without `//` (`mailto:`, `tel:`, `javascript:`):
 // with `https://` prepended its name would read as a user name. A host and port (`a.b:80/x`)
 // is not one: digits, then the end or a path, query or fragment.
-const OTHER_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:(?!\d*(?:[/?#]|$))/;
+const OTHER_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):(?!\d*(?:[/?#]|$))/;
+// Schemes whose addresses carry an `@`; any other name before `user:password@host` is a user's.
+const AT_SCHEMES = new Set(["acct", "im", "mailto", "pres", "sip", "sips", "ssh", "xmpp"]);
+const WEB_SCHEME = /^https?:/i;
 // A label of a host name as `URL` spells it (lower case, IDNs as `xn--`): letters, digits and
 // inner hyphens, at most 63 (RFC 1123, 2.1).
 const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -45,8 +48,10 @@ export function parseWebAddress(raw: string): WebAddress {
   if (CONTROL_OR_SPACE.test(trimmed)) {
     throw invalidUrl("url must not contain spaces or control characters");
   }
-  if (!HAS_SCHEME.test(trimmed) && OTHER_SCHEME.test(trimmed)) {
-    throw invalidUrl("url must use http or https");
+  if (!HAS_SCHEME.test(trimmed)) {
+    // `http:example.com` is a web address written wrong, not another kind of address.
+    if (WEB_SCHEME.test(trimmed)) throw invalidUrl("url is not a valid address");
+    if (isOtherScheme(trimmed)) throw invalidUrl("url must use http or https");
   }
   const given = HAS_SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`;
   let url: URL;
@@ -117,6 +122,13 @@ export function destinationHost(url: string): string {
   } catch {
     return "";
   }
+}
+
+function isOtherScheme(address: string): boolean {
+  const scheme = OTHER_SCHEME.exec(address)?.[1];
+  if (scheme === undefined) return false;
+  const userInfo = /^[^/?#]*@/.test(address);
+  return !userInfo || AT_SCHEMES.has(scheme.toLowerCase());
 }
 
 function hasRealHost(hostname: string): boolean {
