@@ -25,9 +25,9 @@ export interface SlugHintProps {
 }
 
 /**
- * Says, a moment after typing stops, whether the slug is free, taken, reserved or invalid, and
- * "Checking…" meanwhile. Before any typing (and without JavaScript) a slug given says the rule,
- * an empty one that it may stay empty.
+ * Says whether the slug is invalid at once, and a moment after typing stops whether it is free,
+ * taken or reserved, "Checking…" meanwhile. Without JavaScript (and before the island runs) a
+ * slug given says the rule, an empty one that it may stay empty.
  */
 export function SlugHint({ id, slug, pattern, delayMs = 300 }: SlugHintProps) {
   const state = useSlugState(slug.trim(), pattern, delayMs);
@@ -61,12 +61,15 @@ function useSlugState(slug: string, pattern: string, delayMs: number): SlugState
       setState("empty");
       return;
     }
-    // Said at once, so no verdict on the name before stands beside the new one; the live
-    // region then speaks twice a pause: this, and the verdict.
+    // A name no link can have needs no question; any other is "Checking…" at once, so no
+    // verdict on the name before stands beside it, and the live region speaks twice a pause.
+    if (!new RegExp(pattern).test(slug)) {
+      setState("invalid");
+      return;
+    }
     setState("checking");
     let live = true;
     const timer = setTimeout(async () => {
-      if (!new RegExp(pattern).test(slug)) return setState("invalid");
       const answer = await callApi("GET", `/api/check?slug=${encodeURIComponent(slug)}`);
       if (!live) return;
       const body = answer.body as { exists?: boolean; reserved?: boolean } | null;
