@@ -1,7 +1,9 @@
 /**
  * The click buffer: the redirect records visits in memory and never waits for the store; a
  * timer flushes them as batched atomic sums every second, sooner when the buffer is large, and
- * once more on shutdown. A flush that fails is logged and retried; nothing is lost meanwhile.
+ * once more on shutdown. A visit to a link that the flush under way has still to write is written
+ * by it, so a visit waits about one flush at most. A flush that fails is logged and retried;
+ * nothing is lost meanwhile.
  * @module
  */
 import type { Store } from "../kv/store.ts";
@@ -42,6 +44,10 @@ interface Visitor {
 
 interface PendingLink extends VisitedLink {
   visitors: Map<string, Visitor>;
+  /** When its first visit in the batch was recorded (epoch ms). */
+  firstAt: number;
+  /** Taken by a flush to be written: visits after that wait for the next batch. */
+  taken: boolean;
 }
 
 interface Batch {
@@ -49,8 +55,6 @@ interface Batch {
   dayEnd: number;
   links: Map<string, PendingLink>;
   size: number;
-  /** When its first visit was recorded (epoch ms); 0 while it has none. */
-  firstAt: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -67,6 +71,9 @@ export class ClickBuffer {
   #retrySize = 0;
   // Batches a flush is writing now: out of #retry, not yet written.
   #writing: Batch[] = [];
+  // The batch being written this moment: a visit to one of its links not yet taken joins it,
+  // and is written by this flush rather than the next.
+  #open: Batch | null = null;
   #touched = new Map<string, RankedName>();
   #known: KnownStats = new Map();
   #flushing: Promise<void> | null = null;
@@ -89,13 +96,14 @@ export class ClickBuffer {
   }
 
   /**
-   * How long the oldest batch of visits not yet fully written has waited since its first visit,
-   * in ms at `now`; 0 when every visit is written. Clicks lag their visits by at most this much.
+   * How long the oldest visit not yet written has waited, in ms at `now`; 0 when every visit is
+   * written. Clicks lag their visits by this much at most. Reads every link waiting: for a
+   * metrics scrape, not for the request path.
    */
   waitingMs(now: number = this.#store.now()): number {
     let oldest = Infinity;
     for (const batch of [...this.#writing, ...this.#retry, this.#batch]) {
-      if (batch.size > 0 && batch.firstAt < oldest) oldest = batch.firstAt;
+      for (const link of batch.links.values()) oldest = Math.min(oldest, link.firstAt);
     }
     // A clock set back past the first visit reads as no wait, never as a negative one.
     return oldest === Infinity ? 0 : Math.max(0, now - oldest);
@@ -128,25 +136,28 @@ export class ClickBuffer {
       this.#dropped++;
       return;
     }
-    const batch = this.#batch;
-    let pending = batch.links.get(link.id);
-    if (pending === undefined) {
-      pending = { slug: link.slug, id: link.id, title: link.title, visitors: new Map() };
-      batch.links.set(link.id, pending);
-    }
-    const key = `${userAgent}\n${referer}\n${client}\n${country}`;
-    const visitor = pending.visitors.get(key);
-    if (visitor) {
-      visitor.count++;
-      visitor.last = now;
+    const open = this.#open;
+    const joining = open?.links.get(link.id);
+    if (joining !== undefined && !joining.taken && now < open!.dayEnd) {
+      // Its link is still to be written by the flush under way: written with it.
+      addVisit(open!, joining, userAgent, referer, client, country, now);
     } else {
-      pending.visitors.set(key, {
-        facts: { userAgent, referer, client, country },
-        count: 1,
-        last: now,
-      });
-      if (batch.size === 0) batch.firstAt = now;
-      if (++batch.size >= this.#threshold) queueMicrotask(() => void this.flush());
+      const batch = this.#batch;
+      let pending = batch.links.get(link.id);
+      if (pending === undefined) {
+        pending = {
+          slug: link.slug,
+          id: link.id,
+          title: link.title,
+          visitors: new Map(),
+          firstAt: now,
+          taken: false,
+        };
+        batch.links.set(link.id, pending);
+      }
+      if (addVisit(batch, pending, userAgent, referer, client, country, now)) {
+        if (batch.size >= this.#threshold) queueMicrotask(() => void this.flush());
+      }
     }
     this.#options.onRecorded?.(1);
   }
@@ -201,26 +212,31 @@ export class ClickBuffer {
 
   async #write(batch: Batch, flushLinks: number): Promise<void> {
     const classifier = await this.#classifierReady();
-    await writeVisits(this.#store, summaries(batch, classifier), {
-      flushLinks,
-      touched: this.#touched,
-      known: this.#known,
-      onCommitted: (chunk, outcome) => {
-        // Committed chunks leave the batch, so a retry never writes them twice.
-        for (const link of chunk) {
-          const pending = batch.links.get(link.id);
-          if (pending) batch.size -= pending.visitors.size;
-          batch.links.delete(link.id);
-        }
-        this.#options.onFlushed?.(outcome);
-      },
-      onRefused: (link, error) => {
-        this.#report(
-          `click figures of link ${link.slug} are too large to write; visits dropped`,
-          error,
-        );
-      },
-    });
+    this.#open = batch;
+    try {
+      await writeVisits(this.#store, summaries(batch, classifier), {
+        flushLinks,
+        touched: this.#touched,
+        known: this.#known,
+        onCommitted: (chunk, outcome) => {
+          // Committed chunks leave the batch, so a retry never writes them twice.
+          for (const link of chunk) {
+            const pending = batch.links.get(link.id);
+            if (pending) batch.size -= pending.visitors.size;
+            batch.links.delete(link.id);
+          }
+          this.#options.onFlushed?.(outcome);
+        },
+        onRefused: (link, error) => {
+          this.#report(
+            `click figures of link ${link.slug} are too large to write; visits dropped`,
+            error,
+          );
+        },
+      });
+    } finally {
+      this.#open = null;
+    }
   }
 
   #rollOver(now: number): void {
@@ -235,7 +251,7 @@ export class ClickBuffer {
 
   #newBatch(now: number): Batch {
     const dayStart = now - (now % DAY_MS);
-    return { day: dayOf(now), dayEnd: dayStart + DAY_MS, links: new Map(), size: 0, firstAt: 0 };
+    return { day: dayOf(now), dayEnd: dayStart + DAY_MS, links: new Map(), size: 0 };
   }
 
   #classifierReady(): Promise<VisitClassifier> {
@@ -264,8 +280,36 @@ export class ClickBuffer {
 function* summaries(batch: Batch, classifier: VisitClassifier): Generator<LinkVisits> {
   for (const id of [...batch.links.keys()].sort()) {
     const link = batch.links.get(id);
-    if (link !== undefined) yield summarize(link, batch.day, classifier);
+    if (link === undefined) continue;
+    link.taken = true; // its visits from now on wait for the next batch
+    yield summarize(link, batch.day, classifier);
   }
+}
+
+/** Adds a visit to `pending`, a link of `batch`; true when it is a new visitor of the link. */
+function addVisit(
+  batch: Batch,
+  pending: PendingLink,
+  userAgent: string,
+  referer: string,
+  client: string,
+  country: string,
+  now: number,
+): boolean {
+  const key = `${userAgent}\n${referer}\n${client}\n${country}`;
+  const visitor = pending.visitors.get(key);
+  if (visitor) {
+    visitor.count++;
+    visitor.last = now;
+    return false;
+  }
+  pending.visitors.set(key, {
+    facts: { userAgent, referer, client, country },
+    count: 1,
+    last: now,
+  });
+  batch.size++;
+  return true;
 }
 
 function summarize(link: PendingLink, day: string, classifier: VisitClassifier): LinkVisits {

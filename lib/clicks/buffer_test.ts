@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
-import { memoryStore, tally } from "../../tests/_helpers/store.ts";
+import { memoryStore, tally, type TestStore } from "../../tests/_helpers/store.ts";
 import { BOT_UA, DESKTOP_UA as DESKTOP, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
-import { faultyKv } from "../../tests/_helpers/faults.ts";
+import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
 import { linkStatsKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";
 import { readCounters } from "../links/read.ts";
@@ -297,4 +297,55 @@ Deno.test("the wait of the oldest unwritten visit grows until a flush writes it"
   store.advance(250);
   assertEquals(buffer.waitingMs(), 250);
   assertEquals(buffer.waitingMs(store.now() - 1_000), 0, "a clock set back: no negative wait");
+});
+
+/** `count` links, in the order a flush writes them (their ids). */
+async function linksOf(store: TestStore, count: number) {
+  const links = [];
+  for (let i = 0; i < count; i++) {
+    links.push(await createLink(store, { url: `example.com/${i}`, slug: `link-${i}` }, options));
+  }
+  return links.sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+Deno.test("a visit to a link the flush under way has not taken yet is written by that flush", async () => {
+  await using store = await memoryStore();
+  const links = await linksOf(store, 15);
+  const faults: Faults = { commits: 0, down: false };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) });
+  for (const link of links) buffer.record(link, visit());
+  let commits = 0;
+  faults.onCommit = () => {
+    // The first commit writes ten links; the eleventh is taken too, to know the ten are all.
+    if (commits++ > 0) return;
+    buffer.record(links[0]!, visit({ userAgent: MOBILE_UA })); // taken: waits for the next
+    buffer.record(links[14]!, visit({ userAgent: MOBILE_UA })); // not yet: joins this flush
+  };
+  await buffer.flush();
+  const clicks = async () =>
+    (await readCounters(store, links.map((l) => l.id))).map((c) => c.clicks);
+  assertEquals((await clicks())[14], 2, "the late visit went with its link");
+  assertEquals((await clicks())[0], 1);
+  assertEquals(buffer.pending, 1, "the visit to a taken link waits, once");
+  await buffer.flush();
+  assertEquals((await clicks())[0], 2);
+  assertEquals(await tally(store, CLICKS), 17, "every visit counted once");
+  assertEquals(await tally(store, DEVICES, "mobile"), 2);
+});
+
+Deno.test("the wait is the oldest unwritten visit's, link by link", async () => {
+  await using store = await memoryStore();
+  const links = await linksOf(store, 12);
+  const faults: Faults = { commits: 0, down: false };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) });
+  for (const link of links.slice(0, 10)) buffer.record(link, visit());
+  store.advance(700);
+  for (const link of links.slice(10)) buffer.record(link, visit());
+  assertEquals(buffer.waitingMs(), 700);
+  const seen: number[] = [];
+  faults.onCommit = () => void seen.push(buffer.waitingMs());
+  await buffer.flush();
+  // Before the first commit the oldest links wait; once they are written, only the newer two.
+  assertEquals(seen.slice(0, 2), [700, 0]);
+  assertEquals(buffer.waitingMs(), 0);
 });

@@ -56,8 +56,8 @@ export function renderMetrics(metrics: Metrics, readings: ScrapeReadings): strin
   });
   text.family("lapse_clicks_waiting_seconds", {
     type: "gauge",
-    help: "How long the oldest visit not yet written to the store may have waited, in " +
-      "seconds; 0 when every visit is written. Click figures lag visits by at most this.",
+    help: "How long the oldest visit not yet written to the store has waited, in seconds; " +
+      "0 when every visit is written. Click figures lag visits by at most this.",
   });
   text.sample("lapse_clicks_waiting_seconds", readings.clicksWaitingSeconds);
 

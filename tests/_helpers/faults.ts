@@ -14,6 +14,8 @@ export interface Faults {
   down: boolean;
   /** When given, kept up to date: commits under way now, and the most there were at once. */
   committing?: { now: number; most: number };
+  /** When given, called as each commit starts, before it reaches the store. */
+  onCommit?: () => void;
 }
 
 function fail(): Promise<never> {
@@ -45,6 +47,7 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
       if (name === "commit") {
         return () =>
           watched(faults, () => {
+            faults.onCommit?.();
             if (!faults.down && faults.commits <= 0) return op.commit();
             if (!faults.down && (faults.passing ?? 0) > 0) {
               faults.passing = faults.passing! - 1;
