@@ -318,19 +318,80 @@ Deno.test("a visit to a link the flush under way has not taken yet is written by
   faults.onCommit = () => {
     // The first commit writes ten links; the eleventh is taken too, to know the ten are all.
     if (commits++ > 0) return;
-    buffer.record(links[0]!, visit({ userAgent: MOBILE_UA })); // taken: waits for the next
+    buffer.record(links[0]!, visit({ userAgent: MOBILE_UA })); // written: waits for the next
+    buffer.record(links[10]!, visit({ userAgent: MOBILE_UA })); // taken ahead: waits too
     buffer.record(links[14]!, visit({ userAgent: MOBILE_UA })); // not yet: joins this flush
   };
   await buffer.flush();
   const clicks = async () =>
     (await readCounters(store, links.map((l) => l.id))).map((c) => c.clicks);
-  assertEquals((await clicks())[14], 2, "the late visit went with its link");
-  assertEquals((await clicks())[0], 1);
-  assertEquals(buffer.pending, 1, "the visit to a taken link waits, once");
+  const first = await clicks();
+  assertEquals(first[14], 2, "the late visit went with its link");
+  assertEquals([first[0], first[10]], [1, 1]);
+  assertEquals(buffer.pending, 2, "the visits to taken links wait, once each");
   await buffer.flush();
-  assertEquals((await clicks())[0], 2);
-  assertEquals(await tally(store, CLICKS), 17, "every visit counted once");
-  assertEquals(await tally(store, DEVICES, "mobile"), 2);
+  const second = await clicks();
+  assertEquals([second[0], second[10], second[14]], [2, 2, 2]);
+  assertEquals(await tally(store, CLICKS), 18, "every visit counted once");
+  assertEquals(await tally(store, DEVICES, "mobile"), 3);
+});
+
+Deno.test("a visit that joined a flush whose commit then fails is kept and written once", async () => {
+  await using store = await memoryStore();
+  const links = await linksOf(store, 15);
+  // The first commit passes, the second (the last five links) fails.
+  const faults: Faults = { commits: 1, passing: 1, down: false };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+  for (const link of links) buffer.record(link, visit());
+  let commits = 0;
+  faults.onCommit = () => {
+    if (commits++ === 0) buffer.record(links[14]!, visit({ userAgent: MOBILE_UA }));
+  };
+  await buffer.flush();
+  assertEquals(await tally(store, CLICKS), 10);
+  assertEquals(buffer.pending, 6, "the failed links' visits, the joined one among them");
+  await buffer.flush();
+  assertEquals((await readCounters(store, [links[14]!.id]))[0]?.clicks, 2);
+  assertEquals(await tally(store, CLICKS), 16);
+});
+
+Deno.test("a visit after midnight does not join the flush of the day before", async () => {
+  await using store = await memoryStore();
+  const links = await linksOf(store, 15);
+  const faults: Faults = { commits: 0, down: false };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) });
+  for (const link of links) buffer.record(link, visit());
+  let commits = 0;
+  faults.onCommit = () => {
+    if (commits++ > 0) return;
+    store.advance(12 * 3_600_000); // the test clock starts at noon
+    buffer.record(links[14]!, visit());
+  };
+  await buffer.flush();
+  assertEquals(buffer.pending, 1, "the next day's visit waits for its own batch");
+  await buffer.flush();
+  assertEquals(await tally(store, DAY_CLICKS, "2026-11-02"), 15);
+  assertEquals(await tally(store, DAY_CLICKS, "2026-11-03"), 1);
+});
+
+Deno.test("visits join a flush only within the bound on visitors waiting", async () => {
+  await using store = await memoryStore();
+  const links = await linksOf(store, 15);
+  const faults: Faults = { commits: 0, down: false };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { maxPending: 20 });
+  for (const link of links) buffer.record(link, visit());
+  let commits = 0;
+  faults.onCommit = () => {
+    if (commits++ > 0) return;
+    // Ten new visitors of a link still to be written: five join (15 -> 20), five wait.
+    for (let i = 0; i < 10; i++) buffer.record(links[14]!, visit({ client: `81.2.69.${i}` }));
+  };
+  await buffer.flush();
+  assertEquals((await readCounters(store, [links[14]!.id]))[0]?.clicks, 6);
+  assertEquals(buffer.pending, 5);
+  assertEquals(buffer.dropped, 0);
+  await buffer.flush();
+  assertEquals(await tally(store, CLICKS), 25);
 });
 
 Deno.test("the wait is the oldest unwritten visit's, link by link", async () => {
@@ -343,9 +404,12 @@ Deno.test("the wait is the oldest unwritten visit's, link by link", async () => 
   for (const link of links.slice(10)) buffer.record(link, visit());
   assertEquals(buffer.waitingMs(), 700);
   const seen: number[] = [];
-  faults.onCommit = () => void seen.push(buffer.waitingMs());
+  faults.onCommit = () => {
+    store.advance(100);
+    seen.push(buffer.waitingMs());
+  };
   await buffer.flush();
   // Before the first commit the oldest links wait; once they are written, only the newer two.
-  assertEquals(seen.slice(0, 2), [700, 0]);
+  assertEquals(seen.slice(0, 2), [800, 200]);
   assertEquals(buffer.waitingMs(), 0);
 });
