@@ -1,7 +1,7 @@
 /**
  * The click buffer: the redirect records visits in memory and never waits for the store; a
- * timer flushes them as batched atomic sums every second, sooner when the buffer is large, and
- * once more on shutdown. A visit to a link that the flush under way has still to write is written
+ * timer flushes them as batched atomic sums every second (a flush longer than that is followed
+ * at once by the next), sooner when the buffer is very large, and once more on shutdown. A visit to a link that the flush under way has still to write is written
  * by it, so a visit waits about one flush at most. A flush that fails is logged and retried;
  * nothing is lost meanwhile.
  * @module
@@ -22,7 +22,11 @@ export interface VisitedLink {
 
 /** Options of {@linkcode ClickBuffer}. */
 export interface ClickBufferOptions {
-  /** Distinct pending visitors that make a flush start at once; default 5,000. */
+  /**
+   * Distinct pending visitors that make a flush start at once, a guard against a burst; default
+   * 20,000. Below it the timer sets the pace: each link is written at most once a tick while the
+   * flush keeps up, which a lower threshold would double under a steady load of many links.
+   */
   flushThreshold?: number;
   /** Pending visitors past which new visits are dropped, while the store is failing; default 200,000. */
   maxPending?: number;
@@ -77,6 +81,8 @@ export class ClickBuffer {
   #touched = new Map<string, RankedName>();
   #known: KnownStats = new Map();
   #flushing: Promise<void> | null = null;
+  // A timer tick came while a flush was under way: the next flush starts as it ends.
+  #again = false;
   #timer: ReturnType<typeof setInterval> | undefined;
   #classifier: Promise<VisitClassifier> | null = null;
   #dropped = 0;
@@ -85,7 +91,7 @@ export class ClickBuffer {
   constructor(store: Store, options: ClickBufferOptions = {}) {
     this.#store = store;
     this.#options = options;
-    this.#threshold = options.flushThreshold ?? 5_000;
+    this.#threshold = options.flushThreshold ?? 20_000;
     this.#maxPending = options.maxPending ?? 200_000;
     this.#batch = this.#newBatch(store.now());
   }
@@ -170,13 +176,20 @@ export class ClickBuffer {
   flush(): Promise<void> {
     this.#flushing ??= this.#flushAll().finally(() => {
       this.#flushing = null;
+      if (this.#again && this.#timer !== undefined) void this.flush();
+      this.#again = false;
     });
     return this.#flushing;
   }
 
   /** Flushes every `intervalMs` (default 1 s) until {@linkcode ClickBuffer.stop}. */
   start(intervalMs = 1000): void {
-    this.#timer ??= setInterval(() => void this.flush(), intervalMs);
+    this.#timer ??= setInterval(() => {
+      // A flush still under way at the tick is followed at once by the next: flushes longer
+      // than a tick run back to back.
+      if (this.#flushing !== null) this.#again = true;
+      else void this.flush();
+    }, intervalMs);
   }
 
   /** Stops the timer and flushes what is left; a failure here is reported, not thrown. */

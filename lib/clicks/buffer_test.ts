@@ -413,3 +413,33 @@ Deno.test("the wait is the oldest unwritten visit's, link by link", async () => 
   assertEquals(seen.slice(0, 2), [800, 200]);
   assertEquals(buffer.waitingMs(), 0);
 });
+
+Deno.test("a tick during a flush starts the next flush as soon as it ends", async () => {
+  await using store = await memoryStore();
+  const links = await linksOf(store, 15);
+  const faults: Faults = { commits: 0, down: false };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) });
+  // The buffer's timer, ticked by hand.
+  const ticks: (() => void)[] = [];
+  const [setTimer, clearTimer] = [globalThis.setInterval, globalThis.clearInterval];
+  globalThis.setInterval = ((tick: () => void) => ticks.push(tick)) as typeof setInterval;
+  globalThis.clearInterval = (() => {}) as typeof clearInterval;
+  try {
+    buffer.start();
+  } finally {
+    [globalThis.setInterval, globalThis.clearInterval] = [setTimer, clearTimer];
+  }
+  for (const link of links) buffer.record(link, visit());
+  let commits = 0;
+  faults.onCommit = () => {
+    if (commits++ !== 0) return;
+    buffer.record(links[0]!, visit({ userAgent: MOBILE_UA })); // written already: next batch
+    ticks[0]!(); // the timer ticks while the flush is under way
+  };
+  ticks[0]!();
+  await buffer.flush(); // the flush the first tick started
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assertEquals(buffer.pending, 0, "the next flush ran at once, with no tick of its own");
+  assertEquals(await tally(store, CLICKS), 16);
+  await buffer.stop();
+});
