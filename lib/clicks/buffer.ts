@@ -1,9 +1,9 @@
 /**
  * The click buffer: the redirect records visits in memory and never waits for the store; a
  * timer flushes them as batched atomic sums every second (a flush longer than that is followed
- * at once by the next), sooner when the buffer is very large, and once more on shutdown. A visit to a link that the flush under way has still to write is written
- * by it, so a visit waits about one flush at most. A flush that fails is logged and retried;
- * nothing is lost meanwhile.
+ * at once by the next), sooner when the buffer is very large, and once more on shutdown. A visit
+ * to a link that the flush under way has still to write is written by it, so a visit waits about
+ * one flush at most. A flush that fails is logged and retried; nothing is lost meanwhile.
  * @module
  */
 import type { Store } from "../kv/store.ts";
