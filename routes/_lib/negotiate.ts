@@ -20,10 +20,17 @@ export function isBrowserForm(c: Context): boolean {
  * JSON (an error outside `/api/`).
  */
 export function asksForHtml(c: Context): boolean {
-  const accept = c.req.header("accept");
-  if (accept === undefined) return false;
-  return parseAccept(accept).some((item) => item.q > 0 && HTML_TYPES.has(item.type.toLowerCase()));
+  return takesOneOf(c.req.header("accept"), HTML_TYPES);
 }
 
 // What a browser's navigation names in `Accept`.
-const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
+const HTML_TYPES: ReadonlySet<string> = new Set(["text/html", "application/xhtml+xml"]);
+
+/**
+ * Whether a header of the `Accept` family (`Accept`, `Accept-Encoding`) names one of `names`
+ * (lower case), in any case, without refusing it with `q=0`.
+ */
+export function takesOneOf(header: string | undefined, names: ReadonlySet<string>): boolean {
+  if (header === undefined) return false;
+  return parseAccept(header).some((item) => item.q > 0 && names.has(item.type.toLowerCase()));
+}

@@ -1,17 +1,16 @@
 /**
  * Serving `static/`: each file with its length and a validator, gzipped when it is text and the
  * client takes gzip, cached for a year when its name carries a hash of its content and
- * revalidated otherwise; a path no file can have is
- * simply not found, and an unexpected failure to read a file is logged as one JSON line, never
- * printed raw.
+ * revalidated otherwise; a path no file can have is simply not found, and an unexpected failure
+ * to read a file is logged as one JSON line, never printed raw.
  * @module
  */
 import type { MiddlewareHandler } from "hono";
 import { serveStatic } from "hono/serve-static";
-import { parseAccept } from "hono/utils/accept";
 import { getMimeType } from "hono/utils/mime";
 import { join } from "node:path";
 import { describeError, type Logger, logLine } from "../../lib/log/mod.ts";
+import { takesOneOf } from "../_lib/negotiate.ts";
 
 /** Options of {@linkcode staticFiles}. */
 export interface StaticFilesOptions {
@@ -34,13 +33,13 @@ const FOR_GOOD = "public, max-age=31536000, immutable";
 const CHECK_EACH_TIME = "no-cache";
 // What gzip makes smaller; the rest (images other than SVG) is sent as it is.
 const COMPRESSIBLE = /^(?:text\/|image\/svg\+xml|application\/(?:json|manifest\+json))/;
+const GZIP: ReadonlySet<string> = new Set(["gzip"]);
 
 /**
  * Serves files under `root` for GET and HEAD, with `Content-Length`, an `ETag` (answered with
  * 304 when `If-None-Match` names it), `Cache-Control` and `nosniff`; text gzipped when the
- * client takes it. A name too long, a NUL byte,
- * a trailing slash or a path through a file (what a scanner sends) answer as not found, as a
- * missing file does.
+ * client takes it. A name too long, a NUL byte, a trailing slash or a path through a file (what
+ * a scanner sends) answer as not found, as a missing file does.
  */
 export function staticFiles(options: StaticFilesOptions): MiddlewareHandler {
   const gzipped = new GzipCopies();
@@ -78,7 +77,7 @@ export function staticFiles(options: StaticFilesOptions): MiddlewareHandler {
       }
       const type = getMimeType(path) ?? "application/octet-stream";
       const compressible = COMPRESSIBLE.test(type);
-      const gzip = compressible && acceptsGzip(c.req.header("Accept-Encoding"));
+      const gzip = compressible && takesOneOf(c.req.header("Accept-Encoding"), GZIP);
       const tag = entityTag(info, gzip);
       const headers: Record<string, string> = {
         "Content-Type": type,
@@ -126,12 +125,6 @@ function tooLong(name: string): boolean {
 function entityTag(info: Deno.FileInfo, gzip: boolean): string {
   const version = `${info.size.toString(16)}-${(info.mtime?.getTime() ?? 0).toString(16)}`;
   return `W/"${version}${gzip ? "-gz" : ""}"`;
-}
-
-/** Whether `Accept-Encoding` takes gzip. */
-function acceptsGzip(header: string | undefined): boolean {
-  if (header === undefined) return false;
-  return parseAccept(header).some((item) => item.type.toLowerCase() === "gzip" && item.q > 0);
 }
 
 /**
