@@ -4,7 +4,6 @@
  * @module
  */
 import { Hono } from "hono";
-import { UnlockPage } from "../components/UnlockPage.tsx";
 import { z } from "zod";
 import {
   type CachedLink,
@@ -22,10 +21,10 @@ import type { AppDeps, AppEnv, ConnectionInfo } from "./_lib/env.ts";
 import { writeAccess } from "./_middleware/access_log.ts";
 import { REDIRECT_ROUTE } from "./_middleware/metrics.ts";
 import { requestIdFor } from "./_middleware/request_id.ts";
-import { renderPage, UNLOCK_CONTENT_SECURITY_POLICY } from "./_lib/html.ts";
 import { type HeaderReader, servedHeadersOf } from "./_lib/request_headers.ts";
 import { ResponseReuse, type ReusableResponse } from "./_lib/reusable_response.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
+import { unlockPage } from "./_lib/unlock_page.tsx";
 import { notFound } from "./_404.tsx";
 
 const page = (description: string) => ({
@@ -45,8 +44,7 @@ export const spec: RouteSpec = {
     summary: "Follow a short link",
     description: "Redirects to the destination. A protected link needs its unlock cookie; " +
       "without it the answer is 401 with the unlock page, for every client (the contract). " +
-      "An expired or unknown slug gets " +
-      "the 404 page, which says where an expired link pointed (a protected one: only that it " +
+      "An expired or unknown slug gets the 404 page, which says where an expired link pointed (a protected one: only that it " +
       "was protected) or that the name is free. HEAD answers the same status and headers " +
       "without a body, and records no click. Not rate limited.",
     path: z.object({ slug: z.string().regex(SLUG_LIKE_PATTERN).describe("The link's slug") }),
@@ -185,10 +183,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     if (found.status !== "live") return notFound(c, deps, found);
     const { record } = found;
     if (record.passHash !== null && !(await isUnlocked(c, deps, record))) {
-      return renderPage(<UnlockPage slug={slug} />, 401, {
-        "Cache-Control": "no-store",
-        "Content-Security-Policy": UNLOCK_CONTENT_SECURITY_POLICY,
-      });
+      return unlockPage({ slug }, 401);
     }
     if (c.req.method !== "HEAD") recordVisit(deps, record, c.req.raw.headers, c.env);
     return redirectTo(record, c.get("requestId"));

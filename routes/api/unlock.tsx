@@ -22,12 +22,12 @@ import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/m
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { UNLOCK_PER_LINK, unlockCookieName, unlockLink } from "../../lib/unlock/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
-import { UnlockPage, type UnlockProblem } from "../../components/UnlockPage.tsx";
+import type { UnlockProblem } from "../../components/UnlockPage.tsx";
 import { isFormPost, readObjectBody } from "../_lib/body.ts";
 import { clientAddress } from "../_lib/client.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
-import { renderPage, UNLOCK_CONTENT_SECURITY_POLICY } from "../_lib/html.ts";
 import { setUnlockCookie } from "../_lib/unlock.ts";
+import { unlockPage } from "../_lib/unlock_page.tsx";
 import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
 
@@ -117,13 +117,5 @@ function unlockFormErrorPage(fields: Record<string, string>, error: DomainError,
     : error instanceof NotProtectedError
     ? "not-protected"
     : undefined;
-  if (problem) {
-    return renderPage(<UnlockPage slug={slug} problem={problem} error={error.message} />, status, {
-      "Cache-Control": "no-store",
-    });
-  }
-  return renderPage(<UnlockPage slug={slug} error={error.message} />, status, {
-    "Cache-Control": "no-store",
-    "Content-Security-Policy": UNLOCK_CONTENT_SECURITY_POLICY,
-  });
+  return unlockPage({ slug, problem, error: error.message }, status);
 }
