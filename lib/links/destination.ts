@@ -34,8 +34,8 @@ export interface WebAddress {
 
 /**
  * Parses an address a person typed: trims it, prepends `https://` when it has no `scheme://`
- * (and is not an address of another kind, `mailto:...`), and accepts only http(s) URLs without a user name or password, at most
- * {@linkcode MAX_DESTINATION_LENGTH} characters long.
+ * (and is not an address of another kind, `mailto:...`), and accepts only http(s) URLs without
+ * a user name or password, at most {@linkcode MAX_DESTINATION_LENGTH} characters long.
  *
  * Throws {@linkcode InvalidInputError} naming the problem.
  */
@@ -48,12 +48,13 @@ export function parseWebAddress(raw: string): WebAddress {
   if (CONTROL_OR_SPACE.test(trimmed)) {
     throw invalidUrl("url must not contain spaces or control characters");
   }
-  if (!HAS_SCHEME.test(trimmed)) {
+  const hasScheme = HAS_SCHEME.test(trimmed);
+  if (!hasScheme) {
     // `http:example.com` is a web address written wrong, not another kind of address.
     if (WEB_SCHEME.test(trimmed)) throw invalidUrl("url is not a valid address");
     if (isOtherScheme(trimmed)) throw invalidUrl("url must use http or https");
   }
-  const given = HAS_SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`;
+  const given = hasScheme ? trimmed : `https://${trimmed}`;
   let url: URL;
   try {
     url = new URL(given);
@@ -91,12 +92,8 @@ export function normalizeDestination(
   options: DestinationOptions = {},
 ): string {
   const { url, given } = parseWebAddress(raw);
-  if (!hasRealHost(url.hostname)) {
-    throw invalidUrl("url must have a host name with a domain, or an IP address");
-  }
-  if ((options.strictHost ?? true) && !isValidHost(url.hostname)) {
-    throw invalidUrl("url must have a valid host name: letters, digits and inner hyphens");
-  }
+  const refusal = hostRefusal(url.hostname, options.strictHost ?? true);
+  if (refusal !== null) throw invalidUrl(refusal);
   const host = url.hostname.replace(/\.$/, "").replace(/^www\./, "");
   if (host === serviceHost || plainAddress(host) === serviceHost) {
     throw invalidUrl("url must not point back to this service");
@@ -131,18 +128,24 @@ function isOtherScheme(address: string): boolean {
   return !userInfo || AT_SCHEMES.has(scheme.toLowerCase());
 }
 
-function hasRealHost(hostname: string): boolean {
-  if (hostname.startsWith("[")) return true; // IPv6 literal
-  const labels = hostname.replace(/\.$/, "").split(".");
-  return labels.length >= 2 && labels.every((label) => label.length > 0);
-}
-
-// A name `URL` takes may still be no host name (`-bad-.com`, `exa_mple.com`); an IP address,
-// as `URL` spells it, is one.
-function isValidHost(hostname: string): boolean {
-  if (hostname.startsWith("[")) return true;
+/**
+ * Why `hostname` (as `URL` spells it) is refused, or `null`: it needs a domain (or to be an IP
+ * address) and, when `strict`, to be a valid host name, since a name `URL` takes may still be
+ * none (`-bad-.com`, `exa_mple.com`). An IP address, as `URL` spells it, is one.
+ */
+function hostRefusal(hostname: string, strict: boolean): string | null {
+  if (hostname.startsWith("[")) return null; // IPv6 literal
   const name = hostname.replace(/\.$/, "");
-  return name.length <= MAX_HOST_LENGTH && name.split(".").every((label) => HOST_LABEL.test(label));
+  const labels = name.split(".");
+  if (labels.length < 2 || labels.some((label) => label.length === 0)) {
+    return "url must have a host name with a domain, or an IP address";
+  }
+  if (
+    strict && (name.length > MAX_HOST_LENGTH || !labels.every((label) => HOST_LABEL.test(label)))
+  ) {
+    return "url must have a valid host name: letters, digits and inner hyphens";
+  }
+  return null;
 }
 
 // Every refusal here is about the `url` field.

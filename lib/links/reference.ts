@@ -18,7 +18,8 @@ export interface ReferenceOptions {
 /**
  * The slug `value` names: `value` itself when it is a slug, else the single path segment of an
  * http(s) URL whose host is the service host or its `www.` variant, naming no port or the
- * service's (the scheme may be left out). Anything else throws `InvalidInputError("invalid slug")`.
+ * service's (the scheme may be left out). Anything else throws
+ * `InvalidInputError("invalid slug")`.
  */
 export function slugFromReference(
   value: string,
