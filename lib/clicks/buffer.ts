@@ -145,12 +145,12 @@ export class ClickBuffer {
     const open = this.#open;
     const joining = open?.links.get(link.id);
     if (
-      joining !== undefined && !joining.taken && now < open!.dayEnd &&
-      open!.size + this.#batch.size + this.#retrySize < this.#maxPending
+      open && joining && !joining.taken && now < open.dayEnd &&
+      open.size + this.#batch.size + this.#retrySize < this.#maxPending
     ) {
       // Its link is still to be written by the flush under way: written with it. The batch
       // being written counts toward the bound here, so joining never passes it.
-      addVisit(open!, joining, userAgent, referer, client, country, now);
+      addVisit(open, joining, userAgent, referer, client, country, now);
     } else {
       const batch = this.#batch;
       let pending = batch.links.get(link.id);

@@ -7,7 +7,7 @@ import { createLink } from "../links/create.ts";
 import { readCounters } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
 import { CLICKS, COUNTRIES, DAY_CLICKS, DEVICES, REFERRERS } from "../tallies/kinds.ts";
-import { ClickBuffer } from "./buffer.ts";
+import { ClickBuffer, type ClickBufferOptions } from "./buffer.ts";
 
 const options = { serviceHost: "sho.rt" };
 
@@ -308,20 +308,41 @@ async function linksOf(store: TestStore, count: number) {
   return links.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
+/**
+ * `count` links visited once each, in a buffer over `store` whose commits go through a KV that
+ * fails as `faults` says (by default, never).
+ */
+async function visitedLinks(
+  store: TestStore,
+  count: number,
+  faults: Faults = { commits: 0, down: false },
+  bufferOptions: ClickBufferOptions = {},
+) {
+  const links = await linksOf(store, count);
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, bufferOptions);
+  for (const link of links) buffer.record(link, visit());
+  return { links, buffer, faults };
+}
+
+/** Runs `act` as the first commit starts, before it reaches the store. */
+function onFirstCommit(faults: Faults, act: () => void): void {
+  let started = false;
+  faults.onCommit = () => {
+    if (started) return;
+    started = true;
+    act();
+  };
+}
+
 Deno.test("a visit to a link the flush under way has not taken yet is written by that flush", async () => {
   await using store = await memoryStore();
-  const links = await linksOf(store, 15);
-  const faults: Faults = { commits: 0, down: false };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) });
-  for (const link of links) buffer.record(link, visit());
-  let commits = 0;
-  faults.onCommit = () => {
-    // The first commit writes ten links; the eleventh is taken too, to know the ten are all.
-    if (commits++ > 0) return;
+  const { links, buffer, faults } = await visitedLinks(store, 15);
+  // The first commit writes ten links; the eleventh is taken too, to know the ten are all.
+  onFirstCommit(faults, () => {
     buffer.record(links[0]!, visit({ userAgent: MOBILE_UA })); // written: waits for the next
     buffer.record(links[10]!, visit({ userAgent: MOBILE_UA })); // taken ahead: waits too
     buffer.record(links[14]!, visit({ userAgent: MOBILE_UA })); // not yet: joins this flush
-  };
+  });
   await buffer.flush();
   const clicks = async () =>
     (await readCounters(store, links.map((l) => l.id))).map((c) => c.clicks);
@@ -338,15 +359,13 @@ Deno.test("a visit to a link the flush under way has not taken yet is written by
 
 Deno.test("a visit that joined a flush whose commit then fails is kept and written once", async () => {
   await using store = await memoryStore();
-  const links = await linksOf(store, 15);
   // The first commit passes, the second (the last five links) fails.
-  const faults: Faults = { commits: 1, passing: 1, down: false };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
-  for (const link of links) buffer.record(link, visit());
-  let commits = 0;
-  faults.onCommit = () => {
-    if (commits++ === 0) buffer.record(links[14]!, visit({ userAgent: MOBILE_UA }));
-  };
+  const { links, buffer, faults } = await visitedLinks(store, 15, {
+    commits: 1,
+    passing: 1,
+    down: false,
+  }, { log: () => {} });
+  onFirstCommit(faults, () => buffer.record(links[14]!, visit({ userAgent: MOBILE_UA })));
   await buffer.flush();
   assertEquals(await tally(store, CLICKS), 10);
   assertEquals(buffer.pending, 6, "the failed links' visits, the joined one among them");
@@ -357,16 +376,11 @@ Deno.test("a visit that joined a flush whose commit then fails is kept and writt
 
 Deno.test("a visit after midnight does not join the flush of the day before", async () => {
   await using store = await memoryStore();
-  const links = await linksOf(store, 15);
-  const faults: Faults = { commits: 0, down: false };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) });
-  for (const link of links) buffer.record(link, visit());
-  let commits = 0;
-  faults.onCommit = () => {
-    if (commits++ > 0) return;
+  const { links, buffer, faults } = await visitedLinks(store, 15);
+  onFirstCommit(faults, () => {
     store.advance(12 * 3_600_000); // the test clock starts at noon
     buffer.record(links[14]!, visit());
-  };
+  });
   await buffer.flush();
   assertEquals(buffer.pending, 1, "the next day's visit waits for its own batch");
   await buffer.flush();
@@ -376,16 +390,11 @@ Deno.test("a visit after midnight does not join the flush of the day before", as
 
 Deno.test("visits join a flush only within the bound on visitors waiting", async () => {
   await using store = await memoryStore();
-  const links = await linksOf(store, 15);
-  const faults: Faults = { commits: 0, down: false };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { maxPending: 20 });
-  for (const link of links) buffer.record(link, visit());
-  let commits = 0;
-  faults.onCommit = () => {
-    if (commits++ > 0) return;
+  const { links, buffer, faults } = await visitedLinks(store, 15, undefined, { maxPending: 20 });
+  onFirstCommit(faults, () => {
     // Ten new visitors of a link still to be written: five join (15 -> 20), five wait.
     for (let i = 0; i < 10; i++) buffer.record(links[14]!, visit({ client: `81.2.69.${i}` }));
-  };
+  });
   await buffer.flush();
   assertEquals((await readCounters(store, [links[14]!.id]))[0]?.clicks, 6);
   assertEquals(buffer.pending, 5);
@@ -416,9 +425,7 @@ Deno.test("the wait is the oldest unwritten visit's, link by link", async () => 
 
 Deno.test("a tick during a flush starts the next flush as soon as it ends", async () => {
   await using store = await memoryStore();
-  const links = await linksOf(store, 15);
-  const faults: Faults = { commits: 0, down: false };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) });
+  const { links, buffer, faults } = await visitedLinks(store, 15);
   // The buffer's timer, ticked by hand.
   const ticks: (() => void)[] = [];
   const [setTimer, clearTimer] = [globalThis.setInterval, globalThis.clearInterval];
@@ -429,13 +436,10 @@ Deno.test("a tick during a flush starts the next flush as soon as it ends", asyn
   } finally {
     [globalThis.setInterval, globalThis.clearInterval] = [setTimer, clearTimer];
   }
-  for (const link of links) buffer.record(link, visit());
-  let commits = 0;
-  faults.onCommit = () => {
-    if (commits++ !== 0) return;
+  onFirstCommit(faults, () => {
     buffer.record(links[0]!, visit({ userAgent: MOBILE_UA })); // written already: next batch
     ticks[0]!(); // the timer ticks while the flush is under way
-  };
+  });
   ticks[0]!();
   await buffer.flush(); // the flush the first tick started
   await new Promise((resolve) => setTimeout(resolve, 50));
