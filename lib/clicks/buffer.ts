@@ -7,7 +7,7 @@
  * @module
  */
 import type { Store } from "../kv/store.ts";
-import { dayOf } from "../tallies/kinds.ts";
+import { DAY_MS, dayOf } from "../tallies/kinds.ts";
 import { type RankedName, rerank } from "../tallies/rank.ts";
 import { type CountryLookup, VisitClassifier, type VisitFacts } from "./classify.ts";
 import { type FlushOutcome, type KnownStats, type LinkVisits, writeVisits } from "./flush.ts";
@@ -60,8 +60,6 @@ interface Batch {
   links: Map<string, PendingLink>;
   size: number;
 }
-
-const DAY_MS = 86_400_000;
 
 /** Buffers visits in memory and flushes them to the store. */
 export class ClickBuffer {

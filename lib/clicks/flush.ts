@@ -4,6 +4,7 @@
  * disagree; the order of the ranked names is brought up to date after.
  * @module
  */
+import { COMMIT_LIMITS, type CommitCost, groupsWithin, nameKeyBytes } from "../kv/commit_size.ts";
 import { getManyChunked } from "../kv/get_many.ts";
 import { linkRankKey, linkStatsKey, tallyKey } from "../kv/keys.ts";
 import { isTooLarge } from "../kv/guard.ts";
@@ -16,6 +17,7 @@ import {
   DEVICES,
   RANKED_KINDS,
   REFERRERS,
+  tallyNameKey,
 } from "../tallies/kinds.ts";
 import type { RankedName } from "../tallies/rank.ts";
 import { addShare, clicksOf, type LinkStats, readLinkStats } from "../tallies/shares.ts";
@@ -75,7 +77,6 @@ const LARGE_FLUSH_IN_FLIGHT = 2;
 // day's and the clicks' sums) take well under KEY_BYTES_PER_LINK; each name it counts is one
 // more sum's key, of up to three bytes a character. A commit is kept to MAX_KEY_BYTES of them.
 const KEY_BYTES_PER_LINK = 400;
-const KEY_BYTES_PER_NAME = 40;
 const MAX_KEY_BYTES = 64 * 1024;
 
 /** Options of {@linkcode writeVisits}. */
@@ -167,41 +168,27 @@ export function commitsInFlight(count: number): number {
  * costing a check, three writes and its sums: a chunk of many shares holds fewer links, and so
  * does one of long names (a referring host can take 253 characters, and each name is a key).
  */
-export function* chunksOf(
+export function chunksOf(
   links: Iterable<LinkVisits>,
   flushLinks: number,
 ): Generator<LinkVisits[]> {
   const maxLinks = linksPerCommit(flushLinks);
-  const maxMutations = maxLinks * MUTATIONS_PER_LINK;
-  let chunk: LinkVisits[] = [];
-  let mutations = 0;
-  let keyBytes = 0;
-  for (const link of links) {
-    const cost = 5 + link.referrers.size + link.devices.size + link.countries.size;
-    const bytes = linkKeyBytes(link);
-    if (
-      chunk.length >= maxLinks ||
-      (chunk.length > 0 && (mutations + cost > maxMutations || keyBytes + bytes > MAX_KEY_BYTES))
-    ) {
-      yield chunk;
-      chunk = [];
-      mutations = 0;
-      keyBytes = 0;
-    }
-    chunk.push(link);
-    mutations += cost;
-    keyBytes += bytes;
-  }
-  if (chunk.length > 0) yield chunk;
+  const limits = {
+    ...COMMIT_LIMITS,
+    mutations: maxLinks * MUTATIONS_PER_LINK,
+    keyBytes: MAX_KEY_BYTES,
+  };
+  return groupsWithin(links, costOfLink, limits, maxLinks);
 }
 
-/** A generous bound on the bytes of the keys a link's part of a commit writes. */
-function linkKeyBytes(link: LinkVisits): number {
-  let bytes = KEY_BYTES_PER_LINK;
+/** A link's part of a commit: a check, three writes and its sums, each sum's key a name. */
+function costOfLink(link: LinkVisits): CommitCost {
+  let keyBytes = KEY_BYTES_PER_LINK;
   for (const names of [link.referrers, link.devices, link.countries]) {
-    for (const name of names.keys()) bytes += name.length * 3 + KEY_BYTES_PER_NAME;
+    for (const name of names.keys()) keyBytes += nameKeyBytes(name);
   }
-  return bytes;
+  const mutations = 5 + link.referrers.size + link.devices.size + link.countries.size;
+  return { checks: 1, mutations, keyBytes };
 }
 
 /**
@@ -250,7 +237,7 @@ async function writeChunk(
       known.set(id, entry);
     }
     for (const { kind, name } of sums) {
-      if (RANKED_KINDS.has(kind)) touched.set(`${kind}\u0000${name}`, { kind, name });
+      if (RANKED_KINDS.has(kind)) touched.set(tallyNameKey(kind, name), { kind, name });
     }
     options.onCommitted(chunk, outcome);
     return outcome;
@@ -282,7 +269,7 @@ async function commitChunk(
   const atomic = store.kv.atomic();
   const sums = new Map<string, { kind: string; name: string; count: number }>();
   const add = (kind: string, name: string, count: number) => {
-    const key = `${kind}\u0000${name}`;
+    const key = tallyNameKey(kind, name);
     const sum = sums.get(key);
     if (sum) sum.count += count;
     else sums.set(key, { kind, name, count });

@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { destinationHost } from "./destination.ts";
 import type { linkListEntry, linkView, unshortenView } from "./views.ts";
+import { DAY_MS } from "../tallies/kinds.ts";
 
 /** A link as stored under its slug (and copied into the creation-order index). */
 export interface LinkRecord {
@@ -55,8 +56,6 @@ export type LinkListEntry = z.infer<typeof linkListEntry>;
 
 /** The link as unshorten answers it. */
 export type UnshortenView = z.infer<typeof unshortenView>;
-
-const DAY_MS = 24 * 3600 * 1000;
 
 /** Whole days left before `expiresAt`, rounded up; 0 once it has passed. */
 export function expiresInDays(expiresAt: number, now: number): number {

@@ -3,6 +3,7 @@
  * service-wide tally, in the same atomic commit, so the figures never count a link that is gone.
  * @module
  */
+import { COMMIT_LIMITS, type CommitCost, groupsWithin, nameKeyBytes } from "../kv/commit_size.ts";
 import { getManyChunked } from "../kv/get_many.ts";
 import {
   cacheEpochKey,
@@ -17,7 +18,7 @@ import {
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 import { minus } from "../tallies/count.ts";
-import { RANKED_KINDS } from "../tallies/kinds.ts";
+import { RANKED_KINDS, tallyNameKey } from "../tallies/kinds.ts";
 import { type RankedName, rerank } from "../tallies/rank.ts";
 import { clicksOf, eachShare, readLinkStats } from "../tallies/shares.ts";
 
@@ -73,8 +74,16 @@ export interface RetirementTarget {
   keepRecord?: boolean;
 }
 
-// A link's retirement costs two checks; an atomic allows 100.
-const LINKS_PER_COMMIT = 40;
+// Targets whose figures are read together; a link's retirement costs two checks, so this many
+// fit one commit when they hold few shares. Links that hold many share the targets out over
+// more commits (see costOfRetirement).
+const TARGETS_PER_READ = 50;
+// A link that holds the most shares a link can (a hundred referrers, every country) fits a
+// commit alone well within these.
+const RETIREMENT_LIMITS = { ...COMMIT_LIMITS, mutations: 900, keyBytes: 64 * 1024 };
+// A generous bound on the bytes of the keys a link's retirement touches besides its shares':
+// its record, its index entries and figures, its rank, the cache epoch.
+const KEY_BYTES_PER_LINK = 400;
 
 /**
  * Retires each target whose proof still holds, many to a commit. Returns the targets retired;
@@ -86,27 +95,72 @@ export async function retireLinks(
 ): Promise<RetirementTarget[]> {
   const retired: RetirementTarget[] = [];
   const touched = new Map<string, RankedName>();
-  for (let start = 0; start < targets.length; start += LINKS_PER_COMMIT) {
-    let group = targets.slice(start, start + LINKS_PER_COMMIT);
-    while (group.length > 0) {
-      const stats = await getManyChunked(store.kv, group.map((t) => linkStatsKey(t.link.id)));
-      const atomic = store.kv.atomic();
-      const ranked = group.flatMap((target, i) => {
-        atomic.check(target.proof);
-        return addRetirement(atomic, target.link, stats[i]!, { keepRecord: target.keepRecord });
-      });
-      const result = await retryLocked(() => atomic.commit());
-      if (result.ok) {
-        for (const target of group) store.cache.delete(target.link.slug);
-        for (const name of ranked) touched.set(`${name.kind}\u0000${name.name}`, name);
-        retired.push(...group);
-        break;
-      }
-      // Someone moved first: keep the targets whose proof still holds, and try those again.
-      const proofs = await getManyChunked(store.kv, group.map((t) => t.proof.key));
-      group = group.filter((target, i) => proofs[i]!.versionstamp === target.proof.versionstamp);
-    }
+  for (let start = 0; start < targets.length; start += TARGETS_PER_READ) {
+    const group = targets.slice(start, start + TARGETS_PER_READ);
+    await retireGroup(store, group, { retired, touched });
   }
   await rerank(store, touched.values());
   return retired;
+}
+
+/** What retiring groups of links has done so far. */
+interface Retirements {
+  retired: RetirementTarget[];
+  /** The ranked names whose counts changed, for {@linkcode rerank}. */
+  touched: Map<string, RankedName>;
+}
+
+/**
+ * Retires `group` in one commit, or, when the figures it holds make one commit too large, in
+ * as many as they need; read again and retried without the targets another writer moved first.
+ */
+async function retireGroup(
+  store: Store,
+  group: RetirementTarget[],
+  done: Retirements,
+): Promise<void> {
+  while (group.length > 0) {
+    const stats = await getManyChunked(store.kv, group.map((t) => linkStatsKey(t.link.id)));
+    const parts = [
+      ...groupsWithin(
+        group.keys(),
+        (i) => costOfRetirement(group[i]!, stats[i]!),
+        RETIREMENT_LIMITS,
+      ),
+    ];
+    if (parts.length > 1) {
+      for (const part of parts) await retireGroup(store, part.map((i) => group[i]!), done);
+      return;
+    }
+    const atomic = store.kv.atomic();
+    const ranked = group.flatMap((target, i) => {
+      atomic.check(target.proof);
+      return addRetirement(atomic, target.link, stats[i]!, { keepRecord: target.keepRecord });
+    });
+    const result = await retryLocked(() => atomic.commit());
+    if (result.ok) {
+      for (const target of group) store.cache.delete(target.link.slug);
+      for (const name of ranked) done.touched.set(tallyNameKey(name.kind, name.name), name);
+      done.retired.push(...group);
+      return;
+    }
+    // Someone moved first: keep the targets whose proof still holds, and try those again.
+    const proofs = await getManyChunked(store.kv, group.map((t) => t.proof.key));
+    group = group.filter((target, i) => proofs[i]!.versionstamp === target.proof.versionstamp);
+  }
+}
+
+/** What {@linkcode addRetirement} and the proof's check add to a commit for `target`. */
+function costOfRetirement(
+  target: RetirementTarget,
+  stats: Deno.KvEntryMaybe<unknown>,
+): CommitCost {
+  const cost = { checks: 2, mutations: target.keepRecord ? 3 : 4, keyBytes: KEY_BYTES_PER_LINK };
+  if (stats.value === null) return cost;
+  cost.mutations += 2;
+  for (const [, name] of eachShare(readLinkStats(stats.value))) {
+    cost.mutations++;
+    cost.keyBytes += nameKeyBytes(name);
+  }
+  return cost;
 }

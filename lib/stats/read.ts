@@ -20,10 +20,12 @@ import {
   COUNTRIES,
   DAY_CLICKS,
   DAY_LINKS,
+  DAY_MS,
   dayOf,
   DEVICES,
   LINKS,
   REFERRERS,
+  tallyNameKey,
 } from "../tallies/kinds.ts";
 import { eachShare, readLinkStats } from "../tallies/shares.ts";
 import type { Stats, StatsCount, StatsTopLink } from "./types.ts";
@@ -33,7 +35,8 @@ export const TOP_LINKS = 10;
 /** Most names in each of `referrers`, `devices` and `countries`. */
 export const TOP_NAMES = 20;
 
-const DAY_MS = 86_400_000;
+// The store reads at most 1,000 entries a batch of a list.
+const MAX_LIST_BATCH = 1000;
 
 /** Options of {@linkcode readStats}. */
 export interface ReadStatsOptions {
@@ -45,7 +48,7 @@ export interface ReadStatsOptions {
 export async function readStats(store: Store, options: ReadStatsOptions): Promise<Stats> {
   const now = store.now();
   const gone = await readGoneShares(store, now);
-  const less = (kind: string, name = "") => gone.shares.get(shareKey(kind, name)) ?? 0n;
+  const less = (kind: string, name = "") => gone.shares.get(tallyNameKey(kind, name)) ?? 0n;
   const dates = Array.from({ length: 7 }, (_, i) => dayOf(now - (6 - i) * DAY_MS));
   const keys = [
     tallyKey(LINKS, ""),
@@ -88,7 +91,7 @@ async function readGoneShares(store: Store, now: number) {
   const shares = new Map<string, bigint>();
   for (const entry of await getManyChunked(store.kv, [...ids].map(linkStatsKey))) {
     for (const [kind, name, count] of eachShare(readLinkStats(entry.value))) {
-      const key = shareKey(kind, name);
+      const key = tallyNameKey(kind, name);
       shares.set(key, (shares.get(key) ?? 0n) + BigInt(count));
     }
   }
@@ -103,7 +106,7 @@ async function readTopLinks(
   const top: StatsTopLink[] = [];
   const ranks = store.kv.list<{ slug: string; title: string }>(
     { prefix: linkRanksPrefix() },
-    { reverse: true, batchSize: TOP_LINKS + gone.size + 1 },
+    { reverse: true, batchSize: Math.min(MAX_LIST_BATCH, TOP_LINKS + gone.size + 1) },
   );
   for await (const entry of ranks) {
     const id = String(entry.key[2]);
@@ -141,10 +144,6 @@ async function readTopNames(
     .sort((a, b) => descending(a.count, b.count) || a.name.localeCompare(b.name))
     .slice(0, TOP_NAMES)
     .map(({ name, count }) => ({ name, clicks: Number(count) }));
-}
-
-function shareKey(kind: string, name: string): string {
-  return `${kind}\u0000${name}`;
 }
 
 function descending(a: bigint, b: bigint): number {

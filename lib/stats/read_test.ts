@@ -99,6 +99,19 @@ Deno.test("a removed link's share leaves every figure", async () => {
   assertEquals(await readStats(store, { baseUrl }), before);
 });
 
+Deno.test("a referring host named like an object's property counts, and leaves with its link", async () => {
+  await using store = await memoryStore();
+  await clicked(store, "stay", [visit()]);
+  const before = await readStats(store, { baseUrl });
+  const names = ["constructor", "__proto__"]; // host names are lower case
+  await clicked(store, "leave", names.map((name) => visit({ referer: `http://${name}/` })));
+  const { referrers } = await readStats(store, { baseUrl });
+  assertEquals(referrers.filter((r) => names.includes(r.name)).length, names.length);
+  assertEquals(referrers.every((r) => r.clicks === 1 || r.name === "direct"), true);
+  await removeLink(store, "leave");
+  assertEquals(await readStats(store, { baseUrl }), before);
+});
+
 Deno.test("an expired link's share leaves every figure, before and after the sweep", async () => {
   await using store = await memoryStore();
   await clicked(store, "old", [
@@ -154,8 +167,33 @@ Deno.test("sweeping every link leaves no figure, no rank and no link figures beh
     ]);
   }
   store.advance(8 * DAY);
-  const { sweepExpiredLinks } = await import("../links/sweep.ts");
   assertEquals((await sweepExpiredLinks(store, { batchSize: 25 })).swept, 60);
+  assertEquals(await figuresLeft(store), []);
+});
+
+Deno.test("a sweep of links with many shares each takes them out over as many commits as needed", async () => {
+  await using store = await memoryStore();
+  // 30 referrers each: more shares in all than one commit may take back out.
+  const visits = Array.from({ length: 30 }, (_, i) => visit({ referer: `https://r${i}.example/` }));
+  for (let i = 0; i < 45; i++) await clicked(store, `busy-${i}`, visits);
+  store.advance(8 * DAY);
+  assertEquals((await sweepExpiredLinks(store)).swept, 45);
+  assertEquals(await figuresLeft(store), []);
+});
+
+Deno.test("the stats read past more expired, unswept links than a list batch holds", async () => {
+  await using store = await memoryStore();
+  await clicked(store, "gone-first", [visit()]);
+  for (let i = 0; i < 1_000; i++) {
+    await createLink(store, { url: `example.com/${i}`, slug: `gone-${i}` }, options);
+  }
+  store.advance(8 * DAY);
+  const stats = await readStats(store, { baseUrl });
+  assertEquals([stats.links, stats.clicks, stats.top], [0, 0, []]);
+});
+
+/** Every key left with a value other than 0, but settings and the cache epoch. */
+async function figuresLeft(store: TestStore): Promise<string[]> {
   const left: string[] = [];
   for await (const entry of store.kv.list({ prefix: [] })) {
     const value = entry.value instanceof Deno.KvU64 ? entry.value.value : entry.value;
@@ -163,9 +201,5 @@ Deno.test("sweeping every link leaves no figure, no rank and no link figures beh
       left.push(JSON.stringify(entry.key, (_, v) => typeof v === "bigint" ? `${v}n` : v));
     }
   }
-  // Only settings and the cache epoch remain; every tally is back to 0.
-  assertEquals(
-    left.filter((key) => !key.startsWith('["cache_epoch"') && !key.startsWith('["settings"')),
-    [],
-  );
-});
+  return left.filter((key) => !key.startsWith('["cache_epoch"') && !key.startsWith('["settings"'));
+}

@@ -22,7 +22,15 @@ export const COUNTRIES = "countries";
 /** Kinds whose names are kept in order of count, so the most frequent are read without a scan. */
 export const RANKED_KINDS: ReadonlySet<string> = new Set([REFERRERS, DEVICES, COUNTRIES]);
 
+/** A day in milliseconds. */
+export const DAY_MS = 86_400_000;
+
 /** The UTC date `YYYY-MM-DD` of `time` (epoch ms). */
 export function dayOf(time: number): string {
   return new Date(time).toISOString().slice(0, 10);
+}
+
+/** One string for a tally's name of a kind, to gather names without repeats. */
+export function tallyNameKey(kind: string, name: string): string {
+  return `${kind}\u0000${name}`;
 }

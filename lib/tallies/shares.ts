@@ -6,7 +6,10 @@
 import { readCount } from "./count.ts";
 import { CLICKS, DAY_LINKS, LINKS, REFERRERS } from "./kinds.ts";
 
-/** Counts by kind, then by name. */
+/**
+ * Counts by kind, then by name. The names are what visitors send (a referring host may be
+ * `constructor` or `__proto__`), so their records have no prototype: see {@linkcode namesRecord}.
+ */
 export type Shares = Record<string, Record<string, number>>;
 
 /** What the store keeps of one link's figures. */
@@ -25,8 +28,8 @@ export const OTHER_REFERRERS = "other";
 
 /** A new link's figures: it counts as one link, made on `day`. */
 export function newLinkStats(day: string | null): LinkStats {
-  const shares: Shares = { [LINKS]: { "": 1 } };
-  if (day !== null) shares[DAY_LINKS] = { [day]: 1 };
+  const shares: Shares = { [LINKS]: namesRecord({ "": 1 }) };
+  if (day !== null) shares[DAY_LINKS] = namesRecord({ [day]: 1 });
   return { shares, lastUsedAt: null };
 }
 
@@ -40,7 +43,7 @@ export function readLinkStats(value: unknown): LinkStats {
   if (stored && typeof stored === "object") {
     for (const [kind, names] of Object.entries(stored)) {
       if (!names || typeof names !== "object") continue;
-      const counts: Record<string, number> = {};
+      const counts = namesRecord();
       for (const [name, count] of Object.entries(names)) {
         const n = Number(readCount(count));
         if (n > 0) counts[name] = n;
@@ -67,14 +70,19 @@ export function clicksOf(stats: LinkStats): number {
  * under: a referrer past the per-link limit counts as `other`.
  */
 export function addShare(stats: LinkStats, kind: string, name: string, count: number): string {
-  const names = stats.shares[kind] ??= {};
+  const names = stats.shares[kind] ??= namesRecord();
   let counted = name;
   if (
-    kind === REFERRERS && !(name in names) &&
+    kind === REFERRERS && !Object.hasOwn(names, name) &&
     Object.keys(names).length >= MAX_REFERRERS_PER_LINK
   ) counted = OTHER_REFERRERS;
-  names[counted] = (names[counted] ?? 0) + count;
+  names[counted] = (Object.hasOwn(names, counted) ? names[counted]! : 0) + count;
   return counted;
+}
+
+/** A record of counts by name that inherits no name of its own, holding `counts`. */
+function namesRecord(counts: Record<string, number> = {}): Record<string, number> {
+  return Object.assign(Object.create(null), counts);
 }
 
 /** Every share of the link, as `[kind, name, count]`. */
