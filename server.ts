@@ -40,8 +40,9 @@ export async function startServer(
   const app = createApp(deps);
   deps.clicks.start();
   store.cache.watch(store.kv);
+  const sweeps = new AbortController();
   if (options.cron ?? true) {
-    Deno.cron("sweep expired links", "0 * * * *", async () => {
+    Deno.cron("sweep expired links", "0 * * * *", { signal: sweeps.signal }, async () => {
       const report = await runSweep(store, { metrics: deps.metrics });
       deps.log(logLine("info", "sweep", { swept: report.swept, stamped: report.stamped }));
     });
@@ -61,6 +62,7 @@ export async function startServer(
   const stop = () =>
     stopping ??= (async () => {
       await server.shutdown(); // stop accepting, finish requests in flight
+      sweeps.abort();
       await deps.clicks.stop(); // write every recorded visit
       await store.cache.unwatch();
       await deps.log.flush?.();

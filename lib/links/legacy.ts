@@ -52,7 +52,8 @@ export async function stampUndatedLinks(store: Store): Promise<number> {
     const slug = String(entry.key[1]);
     const found = await store.kv.get<LinkRecord>(linkKey(slug));
     if (found.value === null) {
-      await store.kv.atomic().check(entry).delete(entry.key).commit(); // dangling mark
+      // A dangling mark: its record is gone.
+      await retryLocked(() => store.kv.atomic().check(entry).delete(entry.key).commit());
       continue;
     }
     if (found.value.expiresAt !== null) continue;

@@ -61,16 +61,23 @@ export function isSlugLike(value: string): boolean {
   return SLUG_LIKE_PATTERN.test(value);
 }
 
-/** A new random slug of seven base62 characters, drawn without bias. */
-export function generateSlug(): string {
-  let slug = "";
-  const bytes = new Uint8Array(16);
-  while (slug.length < GENERATED_SLUG_LENGTH) {
-    crypto.getRandomValues(bytes);
-    for (const byte of bytes) {
-      // 248 = 4 * 62: bytes above it would favour the first characters.
-      if (byte < 248 && slug.length < GENERATED_SLUG_LENGTH) slug += BASE62[byte % 62];
+/**
+ * A new random slug of seven base62 characters, drawn without bias; never a reserved word (a
+ * few are seven letters long). `fill` is the source of random bytes.
+ */
+export function generateSlug(
+  fill: (bytes: Uint8Array) => void = (bytes) => crypto.getRandomValues(bytes),
+): string {
+  for (;;) {
+    let slug = "";
+    const bytes = new Uint8Array(16);
+    while (slug.length < GENERATED_SLUG_LENGTH) {
+      fill(bytes);
+      for (const byte of bytes) {
+        // 248 = 4 * 62: bytes above it would favour the first characters.
+        if (byte < 248 && slug.length < GENERATED_SLUG_LENGTH) slug += BASE62[byte % 62];
+      }
     }
+    if (!isReservedSlug(slug)) return slug;
   }
-  return slug;
 }

@@ -16,6 +16,16 @@ Deno.test("generateSlug uses the whole alphabet", () => {
   assertEquals(chars.size, 62);
 });
 
+Deno.test("generateSlug draws again rather than give a reserved word", () => {
+  const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  const draws = ["Sitemap", "metrics", "abcdefg"];
+  const fill = (bytes: Uint8Array) => {
+    bytes.fill(255); // 255 is never taken: it would bias the draw
+    [...draws.shift()!].forEach((char, i) => bytes[i] = BASE62.indexOf(char));
+  };
+  assertEquals(generateSlug(fill), "abcdefg");
+});
+
 Deno.test("custom slugs are 3 to 48 of A-Z a-z 0-9 - _ starting with a letter or digit", () => {
   for (const good of ["abc", "A-b_c", "0ab", "x".repeat(48), "Hello-World_2"]) {
     assert(CUSTOM_SLUG_PATTERN.test(good), good);

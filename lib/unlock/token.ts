@@ -7,6 +7,7 @@
  */
 import { decodeBase64, encodeBase64Url } from "../encoding.ts";
 import { settingKey } from "../kv/keys.ts";
+import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 
 const encoder = new TextEncoder();
@@ -70,7 +71,9 @@ async function storedSecret(store: Store): Promise<string> {
     const existing = await store.kv.get<string>(key);
     if (typeof existing.value === "string") return existing.value;
     const fresh = encodeBase64Url(crypto.getRandomValues(new Uint8Array(32)));
-    const result = await store.kv.atomic().check(existing).set(key, fresh).commit();
+    const result = await retryLocked(() =>
+      store.kv.atomic().check(existing).set(key, fresh).commit()
+    );
     if (result.ok) return fresh;
     // Another instance wrote it first: read theirs.
   }
