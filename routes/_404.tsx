@@ -12,6 +12,7 @@ import {
   isSlugLike,
   type LinkLookup,
   lookupLink,
+  visibleUrl,
 } from "../lib/links/mod.ts";
 import type { AppDeps } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
@@ -61,7 +62,7 @@ function describe(slug: string, found: LinkLookup): MissingLink {
     kind: "expired",
     slug,
     expiresAt: new Date(record.expiresAt).toISOString(),
-    url: record.passHash === null ? record.url : null,
+    url: visibleUrl(record), // the 404 page never names a protected destination
     claimable,
   };
 }

@@ -245,9 +245,12 @@ Deno.test("a large buffer starts a flush without waiting for the timer", async (
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "big" }, options);
   const buffer = new ClickBuffer(store, { flushThreshold: 10 });
-  for (let i = 0; i < 10; i++) buffer.record(link, visit({ client: `81.2.69.${i}` }));
+  for (let i = 0; i < 9; i++) buffer.record(link, visit({ client: `81.2.69.${i}` }));
   await new Promise((resolve) => setTimeout(resolve, 50));
-  await buffer.flush();
+  assertEquals(buffer.pending, 9); // below the threshold, and no timer: nothing written
+  buffer.record(link, visit({ client: "81.2.69.9" }));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assertEquals(buffer.pending, 0);
   assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 10);
 });
 

@@ -1,5 +1,11 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
-import { CUSTOM_SLUG_PATTERN, generateSlug, isReservedSlug, isSlugLike } from "./slug.ts";
+import {
+  CUSTOM_SLUG_PATTERN,
+  generateSlug,
+  isReservedSlug,
+  isSlugLike,
+  RESERVED_SLUGS,
+} from "./slug.ts";
 
 Deno.test("generateSlug draws seven base62 characters", () => {
   const seen = new Set<string>();
@@ -40,6 +46,12 @@ Deno.test("the reserved check ignores case", () => {
     assert(isReservedSlug(word), word);
   }
   assert(!isReservedSlug("docsx"));
+});
+
+Deno.test("the API docs list exactly the reserved words", async () => {
+  const docs = await Deno.readTextFile(new URL("../../docs/api.md", import.meta.url));
+  const list = docs.match(/Reserved words cannot be slugs, in any case:\s*`([^`]+)`/)?.[1] ?? "";
+  assertEquals(list.split(/\s+/).sort(), [...RESERVED_SLUGS].sort());
 });
 
 Deno.test("the contract's reserved words are all reserved", () => {

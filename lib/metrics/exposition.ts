@@ -80,7 +80,8 @@ export function renderMetrics(metrics: Metrics, readings: ScrapeReadings): strin
 
   text.family("lapse_live_links", {
     type: "gauge",
-    help: "Live links in the store, read at scrape time; absent when the store did not answer.",
+    help:
+      "Links in the store, live or expired and not yet swept, read at scrape time; absent when the store did not answer.",
   });
   if (readings.liveLinks !== null) text.sample("lapse_live_links", readings.liveLinks);
   text.family("lapse_store_up", {

@@ -18,8 +18,9 @@ export interface ReadingOptions {
 }
 
 /**
- * The number of live links, from the service-wide tally (one read, whatever the number of
- * links); `null` when the store fails or does not answer in time.
+ * The number of links stored, from the service-wide tally (one read, whatever the number of
+ * links): the live ones, and the expired ones not yet swept. `null` when the store fails or
+ * does not answer in time.
  */
 export async function readLiveLinks(
   store: Store,

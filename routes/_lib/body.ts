@@ -59,8 +59,9 @@ export async function readBody(
   try {
     text = await c.req.text();
   } catch (error) {
-    if (isCutOff(error)) throw new InvalidInputError("request body was cut off");
-    throw error; // the body limit's 413, or a fault of our own
+    // The body limit's 413, or a fault of our own (a body read twice); else the wire's.
+    if (error instanceof HTTPException || error instanceof TypeError) throw error;
+    throw unreadableBody(error);
   }
   if (text.trim() === "") return {};
   let body: unknown;
@@ -94,8 +95,18 @@ export function isNestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * The refusal of a body whose reading failed on the wire: the client went away before sending
+ * all of it, or sent it framed wrongly (a chunk size that is not a number, say).
+ */
+export function unreadableBody(error: unknown): InvalidInputError {
+  return new InvalidInputError(
+    isCutOff(error) ? "request body was cut off" : "request body could not be read",
+  );
+}
+
 /** Whether reading a body failed because the client went away before sending all of it. */
-export function isCutOff(error: unknown): boolean {
+function isCutOff(error: unknown): boolean {
   return error instanceof Deno.errors.BadResource || error instanceof Deno.errors.Interrupted ||
     error instanceof Deno.errors.ConnectionReset || error instanceof Deno.errors.UnexpectedEof ||
     error instanceof Deno.errors.BrokenPipe;

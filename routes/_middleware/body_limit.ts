@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { InvalidInputError } from "../../lib/errors.ts";
-import { isCutOff } from "../_lib/body.ts";
+import { unreadableBody } from "../_lib/body.ts";
 import type { AppEnv } from "../_lib/env.ts";
 
 /** Largest request body accepted: 64 KiB. */
@@ -18,8 +18,8 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
  * Marks a body over `maxBytes` to be refused: at once when its declared length is over, else
- * as it is read here (a body sent without a length). A body the client cuts off on the way is
- * a 400, not a fault of ours.
+ * as it is read here (a body sent without a length). A body the client cuts off on the way, or
+ * frames wrongly, is a 400, not a fault of ours.
  */
 export function bodyLimit(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
   const refusal = `request body must be at most ${Math.floor(maxBytes / 1024)} KiB`;
@@ -31,30 +31,51 @@ export function bodyLimit(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> 
       if (Number(declared) > maxBytes) c.set("bodyRefused", refusal);
       return await next();
     }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
+    let body: Awaited<ReturnType<typeof readUpTo>>;
     try {
-      for await (const chunk of raw.body) {
-        size += chunk.length;
-        if (size > maxBytes) {
-          c.set("bodyRefused", refusal);
-          return await next();
-        }
-        chunks.push(chunk);
-      }
+      body = await readUpTo(raw.body, maxBytes);
     } catch (error) {
-      if (isCutOff(error)) throw new InvalidInputError("request body was cut off");
-      throw error;
+      throw unreadableBody(error);
     }
-    const body = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      body.set(chunk, offset);
-      offset += chunk.length;
+    if (body === "too many pieces") {
+      throw new InvalidInputError(`request body must come in at most ${MAX_PIECES} pieces`);
+    }
+    if (body === "too large") {
+      c.set("bodyRefused", refusal);
+      return await next();
     }
     // A request built anew, not copied from the original: copying it would tie the copy to the
     // original's abort signal, which Deno's server warns about.
     c.req.raw = new Request(raw.url, { method: raw.method, headers: raw.headers, body });
     return await next();
   };
+}
+
+// A body sent in more pieces than this is refused: each piece costs the event loop a read, and
+// a client can send a byte a piece, thousands to a packet.
+const MAX_PIECES = 1024;
+
+/** Why a body is refused as it is read. */
+type Refusal = "too large" | "too many pieces";
+
+/** The whole of `body`, or why it is refused (the rest left unread). */
+async function readUpTo(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer> | Refusal> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) return "too large";
+    if (chunks.length === MAX_PIECES) return "too many pieces";
+    chunks.push(chunk);
+  }
+  const whole = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return whole;
 }

@@ -230,6 +230,31 @@ Deno.test("a body the client cuts off is a 400, with or without a length, not an
   assertEquals(logged.filter((line) => line.level !== "info"), []);
 });
 
+Deno.test("a body sent in more than 1,024 pieces is a 400, whatever its size", async () => {
+  await using t = await testApp();
+  const pieces = (count: number) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"url": "example.com/pieces"'));
+        for (let i = 0; i < count; i++) controller.enqueue(new TextEncoder().encode(" "));
+        controller.enqueue(new TextEncoder().encode("}"));
+        controller.close();
+      },
+    });
+  const send = (count: number) =>
+    t.send(
+      new Request(`${t.config.baseUrl}/api/create`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: pieces(count),
+      }),
+    );
+  const many = await send(2_000);
+  assertEquals(many.status, 400);
+  assertEquals(await many.json(), { error: "request body must come in at most 1024 pieces" });
+  assertEquals((await send(1_000)).status, 201);
+});
+
 Deno.test("every body-taking endpoint refuses more than 64 KiB with 413", async () => {
   await using t = await testApp();
   const big = JSON.stringify({ filler: "x".repeat(65 * 1024) });

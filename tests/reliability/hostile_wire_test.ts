@@ -1,6 +1,10 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { call, startService, tempDir } from "../_helpers/server.ts";
 
+/** A body of 70,000 one-byte chunks: refused before its reading holds up everyone else. */
+const MANY_PIECES = "POST /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n" +
+  "Content-Type: application/json\r\n\r\n" + "1\r\n[\r\n".repeat(70_000) + "0\r\n\r\n";
+
 /** Requests no HTTP client library would send: only raw bytes on a socket can. */
 const RAW_REQUESTS: string[] = [
   "GET http://elsewhere.example/wired HTTP/1.1\r\nHost: x\r\n\r\n",
@@ -22,8 +26,7 @@ const RAW_REQUESTS: string[] = [
   "POST /api/create HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\n{}{}{}",
   "POST /api/create HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n{}",
   "POST /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
-  "POST /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n" +
-  "Content-Type: application/json\r\n\r\n" + "1\r\n[\r\n".repeat(70_000) + "0\r\n\r\n",
+  MANY_PIECES,
   "POST /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n" +
   'Content-Type: application/json\r\n\r\n5\r\n{"url\r\n', // then the client goes away
   "POST /api/create HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n" +
@@ -37,13 +40,37 @@ const RAW_REQUESTS: string[] = [
   "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
 ];
 
-/** Sends `text` on a fresh connection; returns the status of the first answer, or 0 for none. */
-async function sendRaw(port: number, text: string): Promise<number> {
+/**
+ * Bodies framed wrongly, sent after their request's head: the server has handed the request to
+ * the app by then, and the app reads the body.
+ */
+const LATE_BODIES: [head: string, body: string][] = [
+  [
+    "POST /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n" +
+    "Content-Type: application/json\r\n\r\n",
+    "ZZ\r\nabc\r\n0\r\n\r\n",
+  ],
+  [
+    "POST /api/unlock HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+    `2;${"e".repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
+  ],
+];
+
+/**
+ * Sends `text` on a fresh connection, and `later` a moment after; returns the status of the
+ * first answer, or 0 for none.
+ */
+async function sendRaw(port: number, text: string, later?: string): Promise<number> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  const timer = setTimeout(() => conn.close(), 400);
+  const timer = setTimeout(() => conn.close(), later === undefined ? 400 : 800);
+  const bytesOf = (text: string) =>
+    new Uint8Array([...text].map((char) => char.charCodeAt(0) & 0xff));
   try {
-    const bytes = new Uint8Array([...text].map((char) => char.charCodeAt(0) & 0xff));
-    await conn.write(bytes).catch(() => 0); // the server may close before reading it all
+    await conn.write(bytesOf(text)).catch(() => 0); // the server may close before reading it all
+    if (later !== undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await conn.write(bytesOf(later)).catch(() => 0);
+    }
     const buffer = new Uint8Array(1024);
     const read = await conn.read(buffer).catch(() => null);
     const head = new TextDecoder().decode(buffer.subarray(0, read ?? 0));
@@ -72,6 +99,10 @@ Deno.test("malformed HTTP on the wire gets a 4xx or a closed connection, and the
   console.log(`raw requests: ${statuses.join(" ")} (0: no answer, the connection closed)`);
   for (const [i, status] of statuses.entries()) {
     assert(status < 500, `${JSON.stringify(RAW_REQUESTS[i]!.slice(0, 60))} answered ${status}`);
+  }
+  assertEquals(statuses[RAW_REQUESTS.indexOf(MANY_PIECES)], 400);
+  for (const [head, body] of LATE_BODIES) {
+    assertEquals(await sendRaw(port, head, body), 400, JSON.stringify(head.slice(0, 40)));
   }
   // Healthy means the store answers within the health check's 2 s; with the rest of the suite
   // writing on the same disk in parallel, one check may miss that bound, so a few are allowed.
