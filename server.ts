@@ -6,9 +6,12 @@
 import type { Config } from "./fresh.config.ts";
 import { runSweep } from "./lib/links/mod.ts";
 import { openStore, type Store } from "./lib/kv/store.ts";
-import { logLine } from "./lib/log/mod.ts";
+import { describeError, logLine } from "./lib/log/mod.ts";
 import { createDeps } from "./routes/_lib/deps.ts";
 import { createApp } from "./routes/mod.ts";
+
+// The pause before serving again after the server stopped accepting connections.
+const RESERVE_PAUSE_MS = 100;
 
 /** A running service. */
 export interface RunningServer {
@@ -47,18 +50,43 @@ export async function startServer(
       deps.log(logLine("info", "sweep", { swept: report.swept, stamped: report.stamped }));
     });
   }
-  const server = Deno.serve({
-    port: config.port,
-    hostname: config.hostname,
-    onListen: (addr) => {
-      if (!options.quiet) {
-        console.log(
-          `lapse listening on ${config.baseUrl} (${addr.hostname}:${addr.port}, pid ${Deno.pid})`,
-        );
-      }
-    },
-  }, app.fetch);
   let stopping: Promise<void> | null = null;
+  // Deno's server stops accepting for good when accepting fails (out of file descriptors, say,
+  // with many connections held open), and the process would then exit on the unhandled failure:
+  // the service serves again instead, on the same port, once the connections it had are closed.
+  const listen = (port: number, announce: boolean): Deno.HttpServer<Deno.NetAddr> => {
+    const serving = Deno.serve({
+      port,
+      hostname: config.hostname,
+      onListen: (addr) => {
+        if (announce && !options.quiet) {
+          console.log(
+            `lapse listening on ${config.baseUrl} (${addr.hostname}:${addr.port}, pid ${Deno.pid})`,
+          );
+        }
+      },
+    }, app.fetch);
+    serving.finished.catch(async (error) => {
+      if (stopping !== null) return;
+      deps.log(logLine("error", "the server stopped accepting connections; serving again", {
+        error: describeError(error),
+      }));
+      await serving.shutdown().catch(() => {});
+      for (let attempt = 1; stopping === null; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, RESERVE_PAUSE_MS));
+        try {
+          server = listen(serving.addr.port, false); // the port taken, when asked for any
+          return;
+        } catch (error) {
+          if (attempt > 1) continue; // said once; tried again until it works
+          deps.log(logLine("error", "serving again failed", { error: describeError(error) }));
+        }
+      }
+    });
+    return serving;
+  };
+  let server = listen(config.port, true);
+  const addr = server.addr;
   const stop = () =>
     stopping ??= (async () => {
       await server.shutdown(); // stop accepting, finish requests in flight
@@ -69,7 +97,7 @@ export async function startServer(
       store.kv.close();
     })();
   return {
-    addr: server.addr,
+    addr,
     store,
     stop,
     stopOnSignals() {

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../_helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import { call, startService, tempDir } from "../_helpers/server.ts";
 
 /** A body of 70,000 one-byte chunks: refused before its reading holds up everyone else. */
@@ -148,5 +148,35 @@ Deno.test("methods no browser may send, such as TRACE, get the API's 405 and 404
   assertEquals(await chunked("TRACE", "/api/links"), 405);
   assertEquals(await chunked("TRACK", "/api/create"), 405);
   assertEquals(await chunked("TRACE", "/api/nope"), 404);
+  assertEquals((await service.stop()).code, 0);
+});
+
+Deno.test("connections held open past the file limit do not stop the service: it serves again", async () => {
+  await using dir = await tempDir("lapse-files-");
+  await using service = await startService({
+    env: { KV_PATH: `${dir.path}/links.kv` },
+    prefix: ["prlimit", "--nofile=256:256"],
+  });
+  const made = await call(service.origin, "/api/create", {
+    json: { url: "example.com/held", slug: "held" },
+  });
+  assertEquals(made.status, 201);
+  const port = Number(new URL(service.origin).port);
+  const held: Deno.TcpConn[] = [];
+  for (let i = 0; i < 300; i++) {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port }).catch(() => null);
+    if (conn === null) break;
+    held.push(conn);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  for (const conn of held) conn.close();
+  let version = await call(service.origin, "/api/version").catch(() => null);
+  for (let attempt = 1; attempt < 50 && version?.status !== 200; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    version = await call(service.origin, "/api/version").catch(() => null);
+  }
+  assertEquals(version?.status, 200);
+  assertEquals((await call(service.origin, "/held")).status, 302);
+  assertStringIncludes(service.output(), "the server stopped accepting connections; serving again");
   assertEquals((await service.stop()).code, 0);
 });
