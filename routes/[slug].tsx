@@ -13,6 +13,7 @@ import {
   resolveLink,
   SLUG_LIKE_PATTERN,
 } from "../lib/links/mod.ts";
+import { proxyCountry } from "../lib/clicks/mod.ts";
 import { describeError, logLine } from "../lib/log/mod.ts";
 import { errorResponse, type RouteSpec } from "../lib/openapi/mod.ts";
 import { StoreUnavailableError } from "../lib/errors.ts";
@@ -76,9 +77,6 @@ export const spec: RouteSpec = {
   },
 };
 
-// Headers a trusted proxy may set to the client's country, in order of preference.
-const COUNTRY_HEADERS = ["cf-ipcountry", "x-vercel-ip-country", "x-country-code"];
-
 /** The 302 to `record`'s destination: the referrer travels on, and no cache keeps the visit. */
 export function redirectTo(record: DatedLinkRecord, requestId: string): Response {
   return new Response(null, {
@@ -111,7 +109,7 @@ function recordVisit(
       headers.get("user-agent") ?? "",
       headers.get("referer") ?? "",
       clientOf(headers, connection, trusted),
-      trusted ? COUNTRY_HEADERS.map((name) => headers.get(name)).find(Boolean) ?? "" : "",
+      trusted ? proxyCountry((name) => headers.get(name)) : "",
       now,
     );
   } catch (error) {

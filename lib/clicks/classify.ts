@@ -103,6 +103,21 @@ export function referrerName(referer: string): string {
   }
 }
 
+/** Headers a trusted proxy may set to the client's country, in order of preference. */
+const COUNTRY_HEADERS = ["cf-ipcountry", "x-vercel-ip-country", "x-country-code"];
+
+/**
+ * The first of the country headers a trusted proxy sets (read with `header`) that holds a
+ * country code, or `""`: `CF-IPCountry: XX` (unknown) leaves the next header to say.
+ */
+export function proxyCountry(header: (name: string) => string | null): string {
+  for (const name of COUNTRY_HEADERS) {
+    const value = header(name);
+    if (countryCode(value) !== null) return value!;
+  }
+  return "";
+}
+
 /** A two-letter country code in upper case, or `null` for anything else (`XX`, `T1`...). */
 export function countryCode(value: string | null | undefined): string | null {
   if (!value) return null;

@@ -65,6 +65,17 @@ Deno.test("a country header counts only behind a trusted proxy", async () => {
   }
 });
 
+Deno.test("a country header that names no country leaves the next one to say", async () => {
+  await using t = await testApp({ env: { TRUST_PROXY: "1" } });
+  await t.json("/api/create", { url: "example.com", slug: "geo" });
+  await t.request("/geo", {
+    headers: { "User-Agent": DESKTOP_UA, "CF-IPCountry": "XX", "X-Vercel-IP-Country": "de" },
+  });
+  await t.deps.clicks.flush();
+  const { countries } = await (await t.request("/api/stats")).json();
+  assertEquals(countries, [{ name: "DE", clicks: 1 }]);
+});
+
 Deno.test("a removed link leaves the stats", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "example.com", slug: "brief" });
