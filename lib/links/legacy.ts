@@ -68,6 +68,15 @@ export const legacyEntry = z.union([
   z.object({ url: z.string(), title: z.string().optional(), clicks: z.unknown().optional() }),
 ]);
 
+/**
+ * A legacy record's clicks: a count, also one written as text (`"12"`) or with a fraction (its
+ * whole part); anything that is not a number (`"many"`, a negative) counts as 0.
+ */
+function legacyClicks(value: unknown): bigint {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return readCount(typeof number === "number" && Number.isFinite(number) ? Math.floor(number) : 0);
+}
+
 /** The import file: slugs mapped to a URL or `{url, title?, clicks?}`. */
 export const legacyFile = z.record(z.string(), z.unknown());
 
@@ -130,7 +139,7 @@ async function importOne(
     createdAt: now,
     expiresAt: null,
   };
-  const clicks = readCount(given.clicks);
+  const clicks = legacyClicks(given.clicks);
   const atomic = store.kv.atomic().check({ key: linkKey(slug), versionstamp: null });
   addLinkWrites(atomic, record, now);
   // Not made on any day of ours: it counts as a link, with its clicks, but in no day.
