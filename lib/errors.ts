@@ -99,7 +99,9 @@ export class TooManyGuessesError extends RateLimitedError {
   /** Builds the error for a window of `windowMs`, open again in `retryAfterSeconds`. */
   constructor(limit: number, windowMs: number, retryAfterSeconds: number) {
     super(limit, windowMs, retryAfterSeconds);
-    this.message = `too many wrong passwords on this link; retry in ${retryAfterSeconds} s`;
+    const minutes = Math.round(windowMs / 60_000);
+    this.message = `too many wrong passwords on this link (at most ${limit} in ${minutes} ` +
+      `minutes); retry in ${retryAfterSeconds} s`;
   }
 }
 

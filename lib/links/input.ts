@@ -17,8 +17,8 @@ export const MAX_PASSWORD_LENGTH = 128;
 // both mean "not given" for the optional fields.
 const blankIsAbsent = (value: unknown) => (value === "" || value === null ? undefined : value);
 
-/** A custom slug as a client may send it. */
-export const customSlug = z.string().regex(
+/** A custom slug as a client may send it, trimmed as every other slug a client sends. */
+export const customSlug = z.string().trim().regex(
   CUSTOM_SLUG_PATTERN,
   "slug must be 3 to 48 letters, digits, '-' or '_', starting with a letter or digit",
 );

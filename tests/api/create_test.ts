@@ -26,7 +26,7 @@ Deno.test("POST /api/create takes a custom slug, title and note", async () => {
   await using t = await testApp();
   const res = await t.json("/api/create", {
     url: "https://example.com",
-    slug: "My-Link_1",
+    slug: " My-Link_1 ",
     title: "  Title  ",
     note: "a note",
     extra: "ignored",

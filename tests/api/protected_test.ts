@@ -236,7 +236,10 @@ Deno.test("a client gets 5 wrong passwords on a link in 10 minutes; others are s
   }
   const refused = await unlock(t, "locked", "open sesame", "198.51.100.7");
   assertEquals(refused.status, 429);
-  assertStringIncludes((await refused.json()).error, "too many wrong passwords on this link");
+  assertStringIncludes(
+    (await refused.json()).error,
+    "too many wrong passwords on this link (at most 5 in 10 minutes); retry in ",
+  );
   assert(Number(refused.headers.get("retry-after")) > 0);
   // Another client is heard: no one client can lock the link's users out.
   assertEquals((await unlock(t, "locked", "open sesame", "203.0.113.99")).status, 200);
