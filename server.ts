@@ -38,8 +38,19 @@ export async function startServer(
   config: Config,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const store = await openStore(config.kvPath, { ttlMs: config.linkTtlMs });
+  // A store that cannot be opened yet leaves the service up: what needs no store (version,
+  // changelog, pages) answers, the rest answers 503 until the store opens.
+  let unavailable: Error | null = null;
+  const store = await openStore(config.kvPath, {
+    ttlMs: config.linkTtlMs,
+    onUnavailable: (error) => unavailable = error,
+  });
   const deps = await createDeps(config, store);
+  if (unavailable !== null) {
+    deps.log(logLine("error", "the store could not be opened; answering 503 until it opens", {
+      error: describeError(unavailable),
+    }));
+  }
   const app = createApp(deps);
   deps.clicks.start();
   store.cache.watch(store.kv);

@@ -51,3 +51,27 @@ Deno.test("a store whose folder is moved away and back recovers, the same file u
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a store that cannot be opened is down when told so, and opens once it can", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lapse-unopened-" });
+  const path = `${dir}/links.kv`;
+  await Deno.mkdir(path); // a folder in the file's place
+  await assertRejects(() => openStore(path), Error); // not told: an error
+  const told: Error[] = [];
+  const store = await openStore(path, { watchIntervalMs: 20, onUnavailable: (e) => told.push(e) });
+  try {
+    assertEquals(told.length, 1);
+    await assertRejects(() => store.kv.get(["k"]), StoreUnavailableError);
+    await Deno.remove(path);
+    await pause(100);
+    await store.kv.set(["k"], 1);
+    assertEquals((await store.kv.get(["k"])).value, 1);
+    // Once open, the file is watched as usual.
+    await Deno.remove(path);
+    await pause(100);
+    await assertRejects(() => store.kv.get(["k"]), StoreUnavailableError);
+  } finally {
+    store.kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -28,6 +28,12 @@ export interface OpenStoreOptions {
   cacheEntries?: number;
   /** How often a local store's file is checked for having vanished, in ms; default 1,000. */
   watchIntervalMs?: number;
+  /**
+   * Told why, when the store cannot be opened: the store is then handed out down (every call
+   * fails with `StoreUnavailableError`, so a service still answers what needs no store) and
+   * opened again every `watchIntervalMs` until it opens. Without it, that is an error.
+   */
+  onUnavailable?: (error: Error) => void;
 }
 
 /** Seven days, the lifetime of a link. */
@@ -45,13 +51,65 @@ export async function openStore(
   options: OpenStoreOptions = {},
 ): Promise<Store> {
   const local = path !== undefined && path !== ":memory:" && !/^https?:\/\//.test(path);
-  if (local) {
-    const folder = path.replace(/[^/]*$/, "");
-    if (folder) await Deno.mkdir(folder, { recursive: true });
+  const open = async () => {
+    if (local) {
+      const folder = path.replace(/[^/]*$/, "");
+      if (folder) await Deno.mkdir(folder, { recursive: true });
+    }
+    return await Deno.openKv(path);
+  };
+  const watch = (slot: KvSlot) =>
+    local ? watchStoreFile(slot, path, { intervalMs: options.watchIntervalMs }) : () => {};
+  let slot: KvSlot;
+  try {
+    slot = { kv: await open(), down: null };
+  } catch (error) {
+    if (!options.onUnavailable) throw error;
+    const cause = error instanceof Error ? error : new Error(String(error));
+    options.onUnavailable(cause);
+    // Down until it opens: every call is refused before it reaches this stand-in.
+    slot = { kv: await Deno.openKv(":memory:"), down: cause };
+    slot.onClose = openWhenReady(slot, open, options.watchIntervalMs ?? 1000, watch);
+    return storeOver(guardSlot(slot), options);
   }
-  const slot: KvSlot = { kv: await Deno.openKv(path), down: null };
-  if (local) slot.onClose = watchStoreFile(slot, path, { intervalMs: options.watchIntervalMs });
+  slot.onClose = watch(slot);
   return storeOver(guardSlot(slot), options);
+}
+
+/**
+ * Tries `open` every `intervalMs` until it opens, then puts the store in `slot` (up) and starts
+ * `then` on it. Returns a function that stops trying, and whatever `then` started.
+ */
+function openWhenReady(
+  slot: KvSlot,
+  open: () => Promise<Deno.Kv>,
+  intervalMs: number,
+  then: (slot: KvSlot) => () => void,
+): () => void {
+  let stopThen = () => {};
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const kv = await open();
+      clearInterval(timer);
+      const standIn = slot.kv;
+      slot.kv = kv;
+      slot.down = null;
+      standIn.close();
+      stopThen = then(slot);
+    } catch (error) {
+      slot.down = error instanceof Error ? error : new Error(String(error));
+    } finally {
+      busy = false;
+    }
+  }, intervalMs);
+  Deno.unrefTimer(timer);
+  return () => {
+    clearInterval(timer);
+    stopThen();
+  };
 }
 
 /** Wraps an open `kv` as a {@linkcode Store}. */

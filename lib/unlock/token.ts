@@ -51,6 +51,20 @@ export async function verifyUnlockToken(
 }
 
 /**
+ * {@linkcode loadUnlockKey} on first use, kept once loaded: a load that fails (the store down)
+ * is tried again at the next use, so a service that starts while its store is down unlocks
+ * links once it is up.
+ */
+export function unlockKeyOnUse(store: Store, secret?: string): () => Promise<CryptoKey> {
+  let loading: Promise<CryptoKey> | null = null;
+  return () =>
+    loading ??= loadUnlockKey(store, secret).catch((error) => {
+      loading = null;
+      throw error;
+    });
+}
+
+/**
  * The HMAC key of unlock tokens: from `secret` when set, else the one generated once and kept
  * in the store, so every instance on the store agrees.
  */

@@ -8,7 +8,7 @@ import type { Store } from "../../lib/kv/store.ts";
 import { describeError, type Logger, logLine, stdoutLogger } from "../../lib/log/mod.ts";
 import { createMetrics } from "../../lib/metrics/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
-import { loadUnlockKey, UNLOCK_PER_LINK } from "../../lib/unlock/mod.ts";
+import { UNLOCK_PER_LINK, unlockKeyOnUse } from "../../lib/unlock/mod.ts";
 import type { AppDeps } from "./env.ts";
 
 /** Options of {@linkcode createDeps}. */
@@ -28,10 +28,13 @@ export async function createDeps(
   const rateLimits = [...Object.values(RATE_LIMITS).map((rule) => rule.name), UNLOCK_PER_LINK.name];
   const log = options.log ?? stdoutLogger();
   const metrics = createMetrics({ rateLimits });
+  const unlockKey = unlockKeyOnUse(store, config.cookieSecret);
+  // Loaded now when the store is up; when it is down, on the first unlock after it is back.
+  await unlockKey().catch(() => {});
   return {
     config,
     store,
-    unlockKey: await loadUnlockKey(store, config.cookieSecret),
+    unlockKey,
     log,
     metrics,
     clicks: new ClickBuffer(store, {

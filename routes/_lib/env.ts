@@ -15,8 +15,8 @@ export interface AppDeps {
   config: Config;
   /** The store handle. */
   store: Store;
-  /** HMAC key of unlock cookies. */
-  unlockKey: CryptoKey;
+  /** HMAC key of unlock cookies, loaded from the store on first use. */
+  unlockKey(): Promise<CryptoKey>;
   /** Where the redirect records visits; flushed to the store off the request path. */
   clicks: ClickBuffer;
   /** The network previews use; production leaves it out and gets DNS and `Deno.connect`. */

@@ -24,7 +24,7 @@ export async function readUnlocks(c: Context, deps: AppDeps): Promise<Map<string
       .slice(0, 50)
       .map(async ([name, token]) => {
         const slug = name.slice(PREFIX.length);
-        const id = await verifyUnlockToken(deps.unlockKey, slug, token, now);
+        const id = await verifyUnlockToken(await deps.unlockKey(), slug, token, now);
         if (id !== null) unlocked.set(slug, id);
       }),
   );
@@ -39,7 +39,12 @@ export async function isUnlocked(
 ): Promise<boolean> {
   const token = getCookie(c, unlockCookieName(record.slug));
   if (!token) return false;
-  const id = await verifyUnlockToken(deps.unlockKey, record.slug, token, deps.store.now());
+  const id = await verifyUnlockToken(
+    await deps.unlockKey(),
+    record.slug,
+    token,
+    deps.store.now(),
+  );
   return id === record.id;
 }
 
@@ -55,7 +60,7 @@ export async function setUnlockCookie(
 ): Promise<void> {
   const now = deps.store.now();
   const until = Math.min(record.expiresAt, now + MAX_COOKIE_MS);
-  const token = await signUnlockToken(deps.unlockKey, record, until);
+  const token = await signUnlockToken(await deps.unlockKey(), record, until);
   setCookie(c, unlockCookieName(record.slug), token, {
     httpOnly: true,
     sameSite: "Lax",

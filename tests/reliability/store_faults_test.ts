@@ -142,3 +142,32 @@ Deno.test("a store whose folder vanishes under the real service answers 503, not
   assertEquals((await call(service.origin, `/${made}`)).status, 302);
   assertEquals((await call(service.origin, "/api/health")).status, 200);
 });
+
+Deno.test("a store that cannot be opened at start leaves the service up: version answers, the rest 503 until it opens", async () => {
+  await using dir = await tempDir("lapse-unopened-");
+  const path = `${dir.path}/links.kv`;
+  await Deno.mkdir(path); // a folder where the store's file should be: it cannot be opened
+  await using service = await startService({ env: { KV_PATH: path } });
+  assertEquals((await call(service.origin, "/api/version")).status, 200);
+  assertEquals((await call(service.origin, "/api/changelog")).status, 200);
+  assertEquals((await call(service.origin, "/api/health")).status, 503);
+  const refused = await call(service.origin, "/api/create", { json: { url: "example.com/x" } });
+  assertEquals([refused.status, refused.json()], [503, { error: STORE_DOWN }]);
+  // The way is cleared: the store opens, and protected links unlock (their key is in it).
+  await Deno.remove(path);
+  let made = refused;
+  for (let attempt = 0; attempt < 60 && made.status !== 201; attempt++) {
+    await pause(50);
+    made = await call(service.origin, "/api/create", {
+      json: { url: "example.com/later", slug: "later", pass: "pw" },
+    });
+  }
+  assertEquals(made.status, 201);
+  const unlocked = await call(service.origin, "/api/unlock", {
+    json: { slug: "later", pass: "pw" },
+  });
+  assertEquals(unlocked.status, 200);
+  assertEquals((await call(service.origin, "/api/health")).status, 200);
+  assertEquals((await service.stop()).code, 0);
+  assertStringIncludes(service.output(), "the store could not be opened");
+});
