@@ -49,7 +49,7 @@ export async function checkTarget(url: URL, options: CheckTargetOptions): Promis
     throw new PreviewRefusedError("host", `host "${hostname}" is not a public host name`);
   }
   const literal = isAddressLiteral(hostname);
-  if (literal) refuseUnlessPublic(hostname, `address ${hostname}`);
+  if (literal) refuseUnlessPublic(hostname, `address ${hostname} is not a public address`);
   const tls = url.protocol === "https:";
   const port = url.port === "" ? (tls ? 443 : 80) : Number(url.port);
   if (!ALLOWED_PORTS.has(port)) {
@@ -57,8 +57,9 @@ export async function checkTarget(url: URL, options: CheckTargetOptions): Promis
   }
   const found = literal ? [hostname] : await options.resolve(hostname, { signal: options.signal });
   if (found.length === 0) return null;
+  // Which address it was is not said: the answer would tell anyone the service's inner names.
   const addresses = found.map((address) =>
-    refuseUnlessPublic(address, `host "${hostname}" resolves to ${address}, which`)
+    refuseUnlessPublic(address, `host "${hostname}" resolves to an address that is not public`)
   );
   const unique = [...new Set(addresses)];
   const v4 = unique.filter((address) => !address.includes(":"));
@@ -91,10 +92,8 @@ async function lookup(
   }
 }
 
-function refuseUnlessPublic(address: string, subject: string): string {
+function refuseUnlessPublic(address: string, refusal: string): string {
   const dial = publicAddress(address);
-  if (dial === null) {
-    throw new PreviewRefusedError("private", `${subject} is not a public address`);
-  }
+  if (dial === null) throw new PreviewRefusedError("private", refusal);
   return dial;
 }
