@@ -1,4 +1,5 @@
 import type { LinkListEntry } from "../lib/links/record.ts";
+import { searchTextOf } from "../lib/links/list.ts";
 import DeleteLink from "../islands/DeleteLink.tsx";
 import LinkFilter from "../islands/LinkFilter.tsx";
 import { daysLeft, formatTime, plural } from "../islands/_parts/format.ts";
@@ -49,11 +50,6 @@ export function LinksPage({ entries, truncated, q, removed }: LinksPageProps) {
         )}
     </Layout>
   );
-}
-
-/** The text a row is filtered by: slug, title, host and note, lower case. */
-export function searchTextOf(entry: LinkListEntry): string {
-  return [entry.slug, entry.title, entry.host ?? "", entry.note].join(" ").toLowerCase();
 }
 
 function LinkRow({ entry, q }: { entry: LinkListEntry; q: string }) {

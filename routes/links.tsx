@@ -4,15 +4,14 @@
  * @module
  */
 import { Hono } from "hono";
-import { LinksPage, searchTextOf } from "../components/LinksPage.tsx";
+import { LinksPage } from "../components/LinksPage.tsx";
 import { RemovePage } from "../components/RemovePage.tsx";
 import { LinkNotFoundError } from "../lib/errors.ts";
 import {
   existingSlug,
+  findLinkEntries,
   getLiveLink,
   isSlugLike,
-  type LinkListEntry,
-  listLinkEntries,
   removeLink,
 } from "../lib/links/mod.ts";
 import { RATE_LIMITS } from "../lib/rate_limit/mod.ts";
@@ -39,7 +38,12 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     .get("/", rateLimit(deps, RATE_LIMITS.links), async (c) => {
       const q = filterOf(c.req.query("q"));
       const removed = c.req.query("removed");
-      const { entries, truncated } = await listMatching(deps, q);
+      // Protected destinations stay hidden here, whatever cookies the reader holds.
+      const { entries, truncated } = await findLinkEntries(deps.store, {
+        baseUrl: deps.config.baseUrl,
+        query: q,
+        max: MAX_LISTED,
+      });
       const page = (
         <LinksPage
           entries={entries}
@@ -70,19 +74,4 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
 // The filter as given in a query or a form: trimmed and bounded; anything else is none.
 function filterOf(value: unknown): string {
   return typeof value === "string" ? value.trim().slice(0, MAX_QUERY) : "";
-}
-
-async function listMatching(
-  deps: AppDeps,
-  q: string,
-): Promise<{ entries: LinkListEntry[]; truncated: boolean }> {
-  const needle = q.toLowerCase();
-  const entries: LinkListEntry[] = [];
-  // Protected destinations stay hidden here, whatever cookies the reader holds.
-  for await (const entry of listLinkEntries(deps.store, { baseUrl: deps.config.baseUrl })) {
-    if (needle && !searchTextOf(entry).includes(needle)) continue;
-    if (entries.length === MAX_LISTED) return { entries, truncated: true };
-    entries.push(entry);
-  }
-  return { entries, truncated: false };
 }

@@ -47,6 +47,37 @@ export async function* listLinks(store: Store): AsyncGenerator<LinkWithCounters>
   yield* withCounters(store, page);
 }
 
+/** The text a link is found by: slug, title, host and note, lower case. */
+export function searchTextOf(entry: LinkListEntry): string {
+  return [entry.slug, entry.title, entry.host ?? "", entry.note].join(" ").toLowerCase();
+}
+
+/** Options of {@linkcode findLinkEntries}. */
+export interface FindEntriesOptions extends ListEntriesOptions {
+  /** What the links' search text must hold, in any case; `""` for every link. */
+  query: string;
+  /** Most entries to give. */
+  max: number;
+}
+
+/**
+ * The live links whose search text holds the query, newest first, at most `max` of them, and
+ * whether more matched.
+ */
+export async function findLinkEntries(
+  store: Store,
+  options: FindEntriesOptions,
+): Promise<{ entries: LinkListEntry[]; truncated: boolean }> {
+  const needle = options.query.toLowerCase();
+  const entries: LinkListEntry[] = [];
+  for await (const entry of listLinkEntries(store, options)) {
+    if (needle && !searchTextOf(entry).includes(needle)) continue;
+    if (entries.length === options.max) return { entries, truncated: true };
+    entries.push(entry);
+  }
+  return { entries, truncated: false };
+}
+
 /** Options of {@linkcode listLinkEntries}. */
 export interface ListEntriesOptions {
   /** Public origin, for short URLs. */
