@@ -45,7 +45,10 @@ const envSchema = z.object({
   HOSTNAME: z.string().trim().min(1, "must not be empty").default("0.0.0.0"),
   BASE_URL: z.string().trim().optional(),
   KV_PATH: z.string().trim().optional(),
-  LINK_TTL_SECONDS: integer(1, 10 * 365 * 24 * 3600).default(604800),
+  // At most a year: a link keeps a share of each day it is clicked on, and a year of them (with
+  // every referrer and country a link may hold) still fits one commit when the link is retired,
+  // and one record. The product's links live seven days; tests shorten it.
+  LINK_TTL_SECONDS: integer(1, 365 * 24 * 3600).default(604800),
   TRUST_PROXY: z.enum(["0", "1", "true", "false"], {
     error: "must be 1 or 0",
   }).optional(),

@@ -49,6 +49,7 @@ Deno.test("loadConfig stops on a bad value and names it", async () => {
     [{ BASE_URL: "https://x.example/path" }, "BASE_URL"],
     [{ LINK_TTL_SECONDS: "0" }, "LINK_TTL_SECONDS"],
     [{ LINK_TTL_SECONDS: "1.5" }, "LINK_TTL_SECONDS"],
+    [{ LINK_TTL_SECONDS: String(366 * 24 * 3600) }, "LINK_TTL_SECONDS"],
     [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
     [{ COOKIE_SECRET: "short" }, "COOKIE_SECRET"],
   ];

@@ -118,11 +118,19 @@ export function proxyCountry(header: (name: string) => string | null): string {
   return "";
 }
 
-/** A two-letter country code in upper case, or `null` for anything else (`XX`, `T1`...). */
+// The regions the runtime knows by their two-letter code: a country a proxy names must be one,
+// so a link's countries stay a few hundred at most, whatever a client sends.
+const REGIONS = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
+
+/**
+ * A known two-letter country code in upper case, or `null` for anything else (`XX` and `ZZ`,
+ * which say "unknown", `T1`, `QQ`...).
+ */
 export function countryCode(value: string | null | undefined): string | null {
   if (!value) return null;
   const code = value.trim().toUpperCase();
-  return /^[A-Z]{2}$/.test(code) && code !== "XX" ? code : null;
+  if (!/^[A-Z]{2}$/.test(code) || code === "XX" || code === "ZZ") return null;
+  return REGIONS.of(code) === undefined ? null : code;
 }
 
 function safeLookup(lookup: CountryLookup, address: string): string | null {

@@ -51,10 +51,13 @@ Deno.test("referrerName is the referring host, or direct", () => {
   assertEquals(referrerName("not a url"), "direct");
 });
 
-Deno.test("countryCode accepts two letters only", () => {
+Deno.test("countryCode accepts known two-letter codes only", () => {
   assertEquals(countryCode("de"), "DE");
   assertEquals(countryCode(" GB "), "GB");
+  assertEquals(countryCode("XK"), "XK");
   assertEquals(countryCode("XX"), null);
+  assertEquals(countryCode("ZZ"), null);
+  assertEquals(countryCode("QQ"), null);
   assertEquals(countryCode("T1"), null);
   assertEquals(countryCode("USA"), null);
   assertEquals(countryCode(""), null);

@@ -78,8 +78,8 @@ export interface RetirementTarget {
 // fit one commit when they hold few shares. Links that hold many share the targets out over
 // more commits (see costOfRetirement).
 const TARGETS_PER_READ = 50;
-// A link that holds the most shares a link can (a hundred referrers, every country) fits a
-// commit alone well within these.
+// A link that holds the most shares a link can (a hundred referrers, every country, a year of
+// days: LINK_TTL_SECONDS is at most a year) fits a commit alone within these.
 const RETIREMENT_LIMITS = { ...COMMIT_LIMITS, mutations: 900, keyBytes: 64 * 1024 };
 // A generous bound on the bytes of the keys a link's retirement touches besides its shares':
 // its record, its index entries and figures, its rank, the cache epoch.

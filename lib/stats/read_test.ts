@@ -2,6 +2,7 @@ import { assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, type TestStore } from "../../tests/_helpers/store.ts";
 import { BOT_UA, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
+import { countryCode } from "../clicks/classify.ts";
 import { createLink } from "../links/create.ts";
 import { removeLink } from "../links/remove.ts";
 import { sweepExpiredLinks } from "../links/sweep.ts";
@@ -178,6 +179,25 @@ Deno.test("a sweep of links with many shares each takes them out over as many co
   for (let i = 0; i < 45; i++) await clicked(store, `busy-${i}`, visits);
   store.advance(8 * DAY);
   assertEquals((await sweepExpiredLinks(store)).swept, 45);
+  assertEquals(await figuresLeft(store), []);
+});
+
+Deno.test("a link of a year's lifetime holding every share it can is retired in one sweep", async () => {
+  await using store = await memoryStore({ ttlMs: 365 * DAY });
+  await clicked(store, "beside", [visit()]);
+  const link = await createLink(store, { url: "example.com/year", slug: "year" }, options);
+  const buffer = new ClickBuffer(store);
+  const letters = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ"];
+  const countries = letters.flatMap((a) => letters.map((b) => a + b)).filter(countryCode);
+  for (let day = 0; day < 365; day++) {
+    // A new referrer and country each day, up to the most a link keeps: every country there is.
+    const country = countries[day % countries.length]!;
+    buffer.record(link, visit({ referer: `https://r${day}.example/`, country }));
+    await buffer.flush();
+    store.advance(DAY);
+  }
+  store.advance(DAY);
+  assertEquals((await sweepExpiredLinks(store)).swept, 2);
   assertEquals(await figuresLeft(store), []);
 });
 

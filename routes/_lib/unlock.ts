@@ -48,25 +48,19 @@ export async function isUnlocked(
   return id === record.id;
 }
 
-// Browsers keep a cookie 400 days at most, and Hono refuses to set a longer one: a link that
-// lives longer (a long LINK_TTL_SECONDS) is unlocked for a day under that, then asks again.
-const MAX_COOKIE_MS = 399 * 24 * 3600 * 1000;
-
 /** Sets the unlock cookie of `record`, valid until the link expires. */
 export async function setUnlockCookie(
   c: Context,
   deps: AppDeps,
   record: DatedLinkRecord,
 ): Promise<void> {
-  const now = deps.store.now();
-  const until = Math.min(record.expiresAt, now + MAX_COOKIE_MS);
-  const token = await signUnlockToken(await deps.unlockKey(), record, until);
+  const token = await signUnlockToken(await deps.unlockKey(), record, record.expiresAt);
   setCookie(c, unlockCookieName(record.slug), token, {
     httpOnly: true,
     sameSite: "Lax",
     path: "/",
     secure: deps.config.baseUrl.startsWith("https:"),
-    maxAge: Math.max(1, Math.floor((until - now) / 1000)),
-    expires: new Date(until),
+    maxAge: Math.max(1, Math.floor((record.expiresAt - deps.store.now()) / 1000)),
+    expires: new Date(record.expiresAt),
   });
 }
