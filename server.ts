@@ -5,6 +5,7 @@
  */
 import type { Config } from "./fresh.config.ts";
 import { runSweep } from "./lib/links/mod.ts";
+import { pause } from "./lib/kv/retry.ts";
 import { openStore, type Store } from "./lib/kv/store.ts";
 import { describeError, logLine } from "./lib/log/mod.ts";
 import { createDeps } from "./routes/_lib/deps.ts";
@@ -84,7 +85,8 @@ export async function startServer(
       }));
       await serving.shutdown().catch(() => {});
       for (let attempt = 1; stopping === null; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, RESERVE_PAUSE_MS));
+        await pause(RESERVE_PAUSE_MS);
+        if (stopping !== null) return; // stopped meanwhile: nothing to serve again
         try {
           server = listen(serving.addr.port, false); // the port taken, when asked for any
           return;
@@ -100,7 +102,11 @@ export async function startServer(
   const addr = server.addr;
   const stop = () =>
     stopping ??= (async () => {
-      await server.shutdown(); // stop accepting, finish requests in flight
+      // Stop accepting and finish requests in flight, on whichever server is current.
+      for (let current = server;; current = server) {
+        await current.shutdown().catch(() => {});
+        if (current === server) break;
+      }
       sweeps.abort();
       await deps.clicks.stop(); // write every recorded visit
       await store.cache.unwatch();

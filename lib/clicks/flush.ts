@@ -4,7 +4,14 @@
  * disagree; the order of the ranked names is brought up to date after.
  * @module
  */
-import { COMMIT_LIMITS, type CommitCost, groupsWithin, nameKeyBytes } from "../kv/commit_size.ts";
+import {
+  COMMIT_LIMITS,
+  type CommitCost,
+  groupsWithin,
+  KEY_BYTES_BUDGET,
+  LINK_KEY_BYTES,
+  nameKeyBytes,
+} from "../kv/commit_size.ts";
 import { getManyChunked } from "../kv/get_many.ts";
 import { linkRankKey, linkStatsKey, tallyKey } from "../kv/keys.ts";
 import { isTooLarge } from "../kv/guard.ts";
@@ -73,11 +80,6 @@ const MUTATIONS_PER_LINK = 10;
 // their sums add up in any order, so concurrent commits never conflict with each other.
 const LARGE_FLUSH = 3_000;
 const LARGE_FLUSH_IN_FLIGHT = 2;
-// An atomic allows 80 KiB of keys in all. A link's own keys (its figures, two rank keys, its
-// day's and the clicks' sums) take well under KEY_BYTES_PER_LINK; each name it counts is one
-// more sum's key, of up to three bytes a character. A commit is kept to MAX_KEY_BYTES of them.
-const KEY_BYTES_PER_LINK = 400;
-const MAX_KEY_BYTES = 64 * 1024;
 
 /** Options of {@linkcode writeVisits}. */
 export interface WriteVisitsOptions {
@@ -176,14 +178,14 @@ export function chunksOf(
   const limits = {
     ...COMMIT_LIMITS,
     mutations: maxLinks * MUTATIONS_PER_LINK,
-    keyBytes: MAX_KEY_BYTES,
+    keyBytes: KEY_BYTES_BUDGET,
   };
   return groupsWithin(links, costOfLink, limits, maxLinks);
 }
 
 /** A link's part of a commit: a check, three writes and its sums, each sum's key a name. */
 function costOfLink(link: LinkVisits): CommitCost {
-  let keyBytes = KEY_BYTES_PER_LINK;
+  let keyBytes = LINK_KEY_BYTES;
   for (const names of [link.referrers, link.devices, link.countries]) {
     for (const name of names.keys()) keyBytes += nameKeyBytes(name);
   }

@@ -20,6 +20,18 @@ export const COMMIT_LIMITS: Readonly<CommitCost> = {
 };
 
 /**
+ * The key bytes a commit of many links is kept to: the store's 80 KiB less a margin for what
+ * the estimates below leave out.
+ */
+export const KEY_BYTES_BUDGET = 64 * 1024;
+
+/**
+ * A generous bound on the bytes of the keys one link's part of a commit touches besides those
+ * ending in names: its record, index entries, figures and ranks, a day's and the clicks' sums.
+ */
+export const LINK_KEY_BYTES = 400;
+
+/**
  * A generous bound on the bytes a key that ends in `name` takes: up to three bytes a
  * character, and the rest of the key.
  */

@@ -31,6 +31,7 @@ export function watchStoreFile(
   // the same file, moved away and back.
   let vanished = false;
   let busy = false;
+  let stopped = false;
   const timer = setInterval(async () => {
     if (busy) return;
     busy = true;
@@ -41,16 +42,9 @@ export function watchStoreFile(
         vanished = true;
         slot.down ??= new Error(`the store's file ${path} is gone`);
       } else if (vanished || now !== inode) {
-        const replaced = slot.kv;
-        slot.kv = await open(path);
+        if (!await openInto(slot, () => open(path), () => stopped)) return;
         inode = now;
         vanished = false;
-        slot.down = null;
-        try {
-          replaced.close();
-        } catch {
-          // closed already
-        }
       }
     } catch (error) {
       slot.down = error instanceof Error ? error : new Error(String(error));
@@ -59,7 +53,36 @@ export function watchStoreFile(
     }
   }, options.intervalMs ?? 1000);
   Deno.unrefTimer(timer);
-  return () => clearInterval(timer);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+/**
+ * Opens a store with `open` and puts it in `slot`, up, closing the one it replaces. When
+ * `stopped()` says the slot was closed while it opened, the new store is closed instead, and
+ * the answer is `false`.
+ */
+export async function openInto(
+  slot: KvSlot,
+  open: () => Promise<Deno.Kv>,
+  stopped: () => boolean,
+): Promise<boolean> {
+  const kv = await open();
+  if (stopped()) {
+    kv.close();
+    return false;
+  }
+  const replaced = slot.kv;
+  slot.kv = kv;
+  slot.down = null;
+  try {
+    replaced.close();
+  } catch {
+    // closed already
+  }
+  return true;
 }
 
 /** The inode of the file at `path`; `null` when none is there, `undefined` when unknown. */

@@ -1,5 +1,6 @@
 import { assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
 import { StoreUnavailableError } from "../errors.ts";
+import { openInto } from "./file_watch.ts";
 import { openStore } from "./store.ts";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -74,4 +75,18 @@ Deno.test("a store that cannot be opened is down when told so, and opens once it
     store.kv.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a store that opens after its slot was closed is closed, not put in the slot", async () => {
+  const standIn = await Deno.openKv(":memory:");
+  const slot = { kv: standIn, down: new Error("down") as Error | null };
+  let opened: Deno.Kv | undefined;
+  const open = async () => opened = await Deno.openKv(":memory:");
+  assertEquals(await openInto(slot, open, () => true), false);
+  assertEquals(slot.kv, standIn);
+  await assertRejects(() => opened!.get(["k"]), Error); // closed
+  assertEquals(await openInto(slot, open, () => false), true);
+  assertEquals([slot.kv, slot.down], [opened, null]);
+  await assertRejects(() => standIn.get(["k"]), Error); // the one replaced is closed
+  opened!.close();
 });

@@ -3,7 +3,7 @@
  * @module
  */
 import { LinkCache } from "../links/cache.ts";
-import { watchStoreFile } from "./file_watch.ts";
+import { openInto, watchStoreFile } from "./file_watch.ts";
 import { guardKv, guardSlot, type KvSlot } from "./guard.ts";
 
 /** What every store operation needs; tests build one over `:memory:` KV and a fake clock. */
@@ -88,16 +88,13 @@ function openWhenReady(
 ): () => void {
   let stopThen = () => {};
   let busy = false;
+  let stopped = false;
   const timer = setInterval(async () => {
     if (busy) return;
     busy = true;
     try {
-      const kv = await open();
+      if (!await openInto(slot, open, () => stopped)) return;
       clearInterval(timer);
-      const standIn = slot.kv;
-      slot.kv = kv;
-      slot.down = null;
-      standIn.close();
       stopThen = then(slot);
     } catch (error) {
       slot.down = error instanceof Error ? error : new Error(String(error));
@@ -107,6 +104,7 @@ function openWhenReady(
   }, intervalMs);
   Deno.unrefTimer(timer);
   return () => {
+    stopped = true;
     clearInterval(timer);
     stopThen();
   };

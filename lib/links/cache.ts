@@ -83,9 +83,11 @@ export class LinkCache {
     if (this.#watching) return;
     this.#watching = true;
     let epoch: bigint | null | undefined;
+    // The first epoch read clears the cache too: what it held before (read while the store was
+    // coming up, say) may predate a removal that epoch counts.
     const seen = (value: unknown) => {
       const current = value instanceof Deno.KvU64 ? value.value : null;
-      if (epoch !== undefined && current !== epoch) this.clear();
+      if (current !== epoch) this.clear();
       epoch = current;
     };
     const poll = async () => {

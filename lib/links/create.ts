@@ -7,7 +7,7 @@ import { ReservedSlugError, SlugTakenError } from "../errors.ts";
 import { linkKey, linkStatsKey, tallyKey } from "../kv/keys.ts";
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
-import { rerank } from "../tallies/rank.ts";
+import { rerankAfter } from "../tallies/rank.ts";
 import { DAY_LINKS, dayOf, LINKS } from "../tallies/kinds.ts";
 import { newLinkStats } from "../tallies/shares.ts";
 import { normalizeDestination } from "./destination.ts";
@@ -83,7 +83,7 @@ export async function createLink(
     if (result.ok) {
       if (previous !== null) {
         store.cache.delete(slug);
-        await rerank(store, ranked);
+        await rerankAfter(store, ranked);
       }
       return record;
     }

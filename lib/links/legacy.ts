@@ -17,7 +17,7 @@ import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 import { readCount } from "../tallies/count.ts";
 import { CLICKS, LINKS } from "../tallies/kinds.ts";
-import { newLinkStats } from "../tallies/shares.ts";
+import { addShare, newLinkStats } from "../tallies/shares.ts";
 import { normalizeDestination } from "./destination.ts";
 import { MAX_TITLE_LENGTH } from "./input.ts";
 import type { DatedLinkRecord, LinkRecord } from "./record.ts";
@@ -144,7 +144,7 @@ async function importOne(
   addLinkWrites(atomic, record, now);
   // Not made on any day of ours: it counts as a link, with its clicks, but in no day.
   const stats = newLinkStats(null);
-  if (clicks > 0n) stats.shares[CLICKS] = { "": Number(clicks) };
+  if (clicks > 0n) addShare(stats, CLICKS, "", Number(clicks));
   atomic
     .set(linkStatsKey(record.id), stats)
     .sum(tallyKey(LINKS, ""), 1n)

@@ -3,7 +3,14 @@
  * service-wide tally, in the same atomic commit, so the figures never count a link that is gone.
  * @module
  */
-import { COMMIT_LIMITS, type CommitCost, groupsWithin, nameKeyBytes } from "../kv/commit_size.ts";
+import {
+  COMMIT_LIMITS,
+  type CommitCost,
+  groupsWithin,
+  KEY_BYTES_BUDGET,
+  LINK_KEY_BYTES,
+  nameKeyBytes,
+} from "../kv/commit_size.ts";
 import { getManyChunked } from "../kv/get_many.ts";
 import {
   cacheEpochKey,
@@ -19,7 +26,7 @@ import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 import { minus } from "../tallies/count.ts";
 import { RANKED_KINDS, tallyNameKey } from "../tallies/kinds.ts";
-import { type RankedName, rerank } from "../tallies/rank.ts";
+import { type RankedName, rerankAfter } from "../tallies/rank.ts";
 import { clicksOf, eachShare, readLinkStats } from "../tallies/shares.ts";
 
 /** A link to retire, as far as its keys go. */
@@ -80,10 +87,7 @@ export interface RetirementTarget {
 const TARGETS_PER_READ = 50;
 // A link that holds the most shares a link can (a hundred referrers, every country, a year of
 // days: LINK_TTL_SECONDS is at most a year) fits a commit alone within these.
-const RETIREMENT_LIMITS = { ...COMMIT_LIMITS, mutations: 900, keyBytes: 64 * 1024 };
-// A generous bound on the bytes of the keys a link's retirement touches besides its shares':
-// its record, its index entries and figures, its rank, the cache epoch.
-const KEY_BYTES_PER_LINK = 400;
+const RETIREMENT_LIMITS = { ...COMMIT_LIMITS, mutations: 900, keyBytes: KEY_BYTES_BUDGET };
 
 /**
  * Retires each target whose proof still holds, many to a commit. Returns the targets retired;
@@ -99,7 +103,7 @@ export async function retireLinks(
     const group = targets.slice(start, start + TARGETS_PER_READ);
     await retireGroup(store, group, { retired, touched });
   }
-  await rerank(store, touched.values());
+  await rerankAfter(store, touched.values());
   return retired;
 }
 
@@ -155,7 +159,7 @@ function costOfRetirement(
   target: RetirementTarget,
   stats: Deno.KvEntryMaybe<unknown>,
 ): CommitCost {
-  const cost = { checks: 2, mutations: target.keepRecord ? 3 : 4, keyBytes: KEY_BYTES_PER_LINK };
+  const cost = { checks: 2, mutations: target.keepRecord ? 3 : 4, keyBytes: LINK_KEY_BYTES };
   if (stats.value === null) return cost;
   cost.mutations += 2;
   for (const [, name] of eachShare(readLinkStats(stats.value))) {

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  cacheEpochKey,
   linkRanksPrefix,
   linksByExpiryPrefix,
   linkStatsKey,
@@ -44,8 +45,26 @@ export interface ReadStatsOptions {
   baseUrl: string;
 }
 
-/** The service-wide stats over live links. */
+// Reads tried again when a link was retired while the stats were read.
+const MAX_READS = 3;
+
+/**
+ * The service-wide stats over live links. The figures of links expired and not yet swept are
+ * taken out as they are read; a sweep (or a claim of an expired name) that retires one of them
+ * meanwhile would take its share out a second time, so the reading is done again when the
+ * cache epoch, which every retirement moves, moved while it was read.
+ */
 export async function readStats(store: Store, options: ReadStatsOptions): Promise<Stats> {
+  for (let read = 1;; read++) {
+    const epoch = (await store.kv.get(cacheEpochKey())).versionstamp;
+    const stats = await readStatsOnce(store, options);
+    if (read === MAX_READS || (await store.kv.get(cacheEpochKey())).versionstamp === epoch) {
+      return stats;
+    }
+  }
+}
+
+async function readStatsOnce(store: Store, options: ReadStatsOptions): Promise<Stats> {
   const now = store.now();
   const gone = await readGoneShares(store, now);
   const less = (kind: string, name = "") => gone.shares.get(tallyNameKey(kind, name)) ?? 0n;

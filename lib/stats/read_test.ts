@@ -6,6 +6,8 @@ import { countryCode } from "../clicks/classify.ts";
 import { createLink } from "../links/create.ts";
 import { removeLink } from "../links/remove.ts";
 import { sweepExpiredLinks } from "../links/sweep.ts";
+import { tallyKey } from "../kv/keys.ts";
+import { LINKS } from "../tallies/kinds.ts";
 import { readStats } from "./read.ts";
 import type { Stats } from "./types.ts";
 
@@ -133,6 +135,34 @@ Deno.test("an expired link's share leaves every figure, before and after the swe
   assertEquals(unswept.days.reduce((sum, day) => sum + day.clicks, 0), 2);
   await sweepExpiredLinks(store);
   assertEquals(await readStats(store, { baseUrl }), unswept);
+});
+
+Deno.test("a sweep that retires an expired link while the stats are read takes its share out once", async () => {
+  await using store = await memoryStore();
+  await clicked(store, "old", [visit(), visit()]);
+  store.advance(2 * DAY);
+  await clicked(store, "fresh", [visit()]);
+  store.advance(5 * DAY + 1); // "old" has expired, not yet swept
+  const expected = await readStats(store, { baseUrl });
+  assertEquals([expected.links, expected.clicks], [1, 1]);
+  // The sweep runs between the reading of the expired links and that of the totals.
+  let swept = false;
+  const kv = new Proxy(store.kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property !== "getMany") return typeof value === "function" ? value.bind(target) : value;
+      return async (...args: Parameters<Deno.Kv["getMany"]>) => {
+        // The totals' read: the expired links' shares have been read by now.
+        if (!swept && JSON.stringify(args[0][0]) === JSON.stringify(tallyKey(LINKS, ""))) {
+          swept = true;
+          await sweepExpiredLinks(store);
+        }
+        return await target.getMany(...args);
+      };
+    },
+  });
+  assertEquals(await readStats({ ...store, kv }, { baseUrl }), expected);
+  assertEquals(swept, true);
 });
 
 Deno.test("top holds at most ten links, most clicked first", async () => {

@@ -9,6 +9,7 @@ import { tallyKey, tallyRankedAtKey, tallyRankKey } from "../kv/keys.ts";
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 import { readCount } from "./count.ts";
+import { tallyNameKey } from "./kinds.ts";
 
 /** A name of a ranked tally. */
 export interface RankedName {
@@ -19,14 +20,41 @@ export interface RankedName {
 // Each name costs two checks; an atomic allows 100.
 const NAMES_PER_COMMIT = 45;
 
+// Names whose place a failed rerank left behind their count, by store: the next rerank on the
+// store places them too (the click flush reranks every second).
+const behind = new WeakMap<Store, Map<string, RankedName>>();
+
 /**
- * Moves each of `names` to the place its current count gives it. Each move is checked against
- * the count it read, and read again when another writer moved first.
+ * Moves each of `names`, and any a failed rerank left behind, to the place its current count
+ * gives it. Each move is checked against the count it read, and read again when another writer
+ * moved first. When the store fails, the names not yet placed wait for the next rerank.
  */
 export async function rerank(store: Store, names: Iterable<RankedName>): Promise<void> {
-  const all = [...names];
+  const pending = new Map(behind.get(store));
+  behind.delete(store);
+  for (const name of names) pending.set(tallyNameKey(name.kind, name.name), name);
+  const all = [...pending.values()];
   for (let i = 0; i < all.length; i += NAMES_PER_COMMIT) {
-    await rerankChunk(store, all.slice(i, i + NAMES_PER_COMMIT));
+    try {
+      await rerankChunk(store, all.slice(i, i + NAMES_PER_COMMIT));
+    } catch (error) {
+      const left = behind.get(store) ?? new Map<string, RankedName>();
+      for (const name of all.slice(i)) left.set(tallyNameKey(name.kind, name.name), name);
+      behind.set(store, left);
+      throw error;
+    }
+  }
+}
+
+/**
+ * {@linkcode rerank} after a commit that already changed the counts: a failure is not the
+ * caller's (what it did is done), and the names wait for the next rerank.
+ */
+export async function rerankAfter(store: Store, names: Iterable<RankedName>): Promise<void> {
+  try {
+    await rerank(store, names);
+  } catch {
+    // Left behind: the next rerank on the store places them.
   }
 }
 

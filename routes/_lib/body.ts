@@ -59,9 +59,7 @@ export async function readBody(
   try {
     text = await c.req.text();
   } catch (error) {
-    // The body limit's 413, or a fault of our own (a body read twice); else the wire's.
-    if (error instanceof HTTPException || error instanceof TypeError) throw error;
-    throw unreadableBody(error);
+    throwUnreadable(error);
   }
   if (text.trim() === "") return {};
   let body: unknown;
@@ -96,11 +94,14 @@ export function isNestedDeeperThan(value: unknown, max: number): boolean {
 }
 
 /**
- * The refusal of a body whose reading failed on the wire: the client went away before sending
- * all of it, or sent it framed wrongly (a chunk size that is not a number, say).
+ * Throws what reading a request body failed with: the body limit's 413 and faults of our own (a
+ * body read twice, a `TypeError`) as they are; a failure on the wire, where the client went away
+ * before sending all of it or framed it wrongly (a chunk size that is not a number, say), as a
+ * 400.
  */
-export function unreadableBody(error: unknown): InvalidInputError {
-  return new InvalidInputError(
+export function throwUnreadable(error: unknown): never {
+  if (error instanceof HTTPException || error instanceof TypeError) throw error;
+  throw new InvalidInputError(
     isCutOff(error) ? "request body was cut off" : "request body could not be read",
   );
 }

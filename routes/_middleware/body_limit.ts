@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { InvalidInputError } from "../../lib/errors.ts";
-import { unreadableBody } from "../_lib/body.ts";
+import { throwUnreadable } from "../_lib/body.ts";
 import type { AppEnv } from "../_lib/env.ts";
 
 /** Largest request body accepted: 64 KiB. */
@@ -35,7 +35,7 @@ export function bodyLimit(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> 
     try {
       body = await readUpTo(raw.body, maxBytes);
     } catch (error) {
-      throw unreadableBody(error);
+      throwUnreadable(error);
     }
     if (body === "too many pieces") {
       throw new InvalidInputError(`request body must come in at most ${MAX_PIECES} pieces`);

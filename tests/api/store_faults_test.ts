@@ -218,3 +218,24 @@ Deno.test("an error outside /api/ is a page for a browser and JSON for any other
   assertEquals(missing.headers.get("content-type"), "text/html; charset=utf-8", "the 404 page");
   await missing.body?.cancel();
 });
+
+Deno.test("a removal whose names' reranking fails still answers 200, and a later flush places them", async () => {
+  const faults: Faults = { commits: 0, down: false };
+  await using t = await testApp({ faults });
+  await t.json("/api/create", { url: "example.com/kept", slug: "kept" });
+  await t.json("/api/create", { url: "example.com/gone", slug: "gone" });
+  await t.request("/gone", {
+    headers: { "User-Agent": DESKTOP_UA, Referer: "https://only-gone.example/" },
+  });
+  await t.deps.clicks.flush();
+  // The removal's commit goes through; the one that moves its names in the ranking fails.
+  faults.passing = 1;
+  faults.commits = 1;
+  const removed = await t.request("/api/remove?slug=gone", { method: "DELETE" });
+  assertEquals(removed.status, 200);
+  assertEquals(faults.commits, 0, "the rerank's commit was refused");
+  await t.request("/kept", { headers: { "User-Agent": DESKTOP_UA } });
+  await t.deps.clicks.flush();
+  const stats = await (await t.request("/api/stats")).json();
+  assertEquals(stats.referrers, [{ name: "direct", clicks: 1 }]);
+});
