@@ -119,8 +119,9 @@ export function proxyCountry(header: (name: string) => string | null): string {
 }
 
 // The regions the runtime knows by their two-letter code: a country a proxy names must be one,
-// so a link's countries stay a few hundred at most, whatever a client sends.
-const REGIONS = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
+// so a link's countries stay a few hundred at most, whatever a client sends. Made on first use:
+// the region names cost a process some 5 MiB, and most never see a proxy's country.
+let regions: Intl.DisplayNames | undefined;
 
 /**
  * A known two-letter country code in upper case, or `null` for anything else (`XX` and `ZZ`,
@@ -130,7 +131,8 @@ export function countryCode(value: string | null | undefined): string | null {
   if (!value) return null;
   const code = value.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(code) || code === "XX" || code === "ZZ") return null;
-  return REGIONS.of(code) === undefined ? null : code;
+  regions ??= new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
+  return regions.of(code) === undefined ? null : code;
 }
 
 function safeLookup(lookup: CountryLookup, address: string): string | null {

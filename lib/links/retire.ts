@@ -84,7 +84,7 @@ export interface RetirementTarget {
 // Targets whose figures are read together; a link's retirement costs two checks, so this many
 // fit one commit when they hold few shares. Links that hold many share the targets out over
 // more commits (see costOfRetirement).
-const TARGETS_PER_READ = 50;
+const TARGETS_PER_READ = 40;
 // A link that holds the most shares a link can (a hundred referrers, every country, a year of
 // days: LINK_TTL_SECONDS is at most a year) fits a commit alone within these.
 const RETIREMENT_LIMITS = { ...COMMIT_LIMITS, mutations: 900, keyBytes: KEY_BYTES_BUDGET };
@@ -162,9 +162,15 @@ function costOfRetirement(
   const cost = { checks: 2, mutations: target.keepRecord ? 3 : 4, keyBytes: LINK_KEY_BYTES };
   if (stats.value === null) return cost;
   cost.mutations += 2;
-  for (const [, name] of eachShare(readLinkStats(stats.value))) {
-    cost.mutations++;
-    cost.keyBytes += nameKeyBytes(name);
+  // Counted on the stored record as it is: no copy of its figures is made for a count.
+  const shares = (stats.value as { shares?: unknown }).shares;
+  if (typeof shares !== "object" || shares === null) return cost;
+  for (const names of Object.values(shares)) {
+    if (typeof names !== "object" || names === null) continue;
+    for (const name of Object.keys(names)) {
+      cost.mutations++;
+      cost.keyBytes += nameKeyBytes(name);
+    }
   }
   return cost;
 }
