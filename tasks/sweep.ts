@@ -5,12 +5,15 @@
 import { ConfigError, loadConfig } from "../fresh.config.ts";
 import { runSweep } from "../lib/links/mod.ts";
 import { openStore } from "../lib/kv/store.ts";
+import { rerank } from "../lib/tallies/rank.ts";
 
 if (import.meta.main) {
   try {
     const config = loadConfig();
     const store = await openStore(config.kvPath, { ttlMs: config.linkTtlMs });
     console.log(JSON.stringify(await runSweep(store)));
+    // Names a failed rerank left behind are placed before the process goes, or the task fails.
+    await rerank(store, []);
     store.kv.close();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -120,7 +120,8 @@ export function proxyCountry(header: (name: string) => string | null): string {
 
 // The regions the runtime knows by their two-letter code: a country a proxy names must be one,
 // so a link's countries stay a few hundred at most, whatever a client sends. Made on first use:
-// the region names cost a process some 5 MiB, and most never see a proxy's country.
+// the region names cost a process some 5 MiB, which one that classifies no visit (a sweep task)
+// does without.
 let regions: Intl.DisplayNames | undefined;
 
 /**

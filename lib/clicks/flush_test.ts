@@ -201,7 +201,7 @@ Deno.test("a link whose figures the store cannot take even alone loses its visit
   const links = visits(3);
   for (const link of links) await store.kv.set(linkStatsKey(link.id), newLinkStats(null));
   // The middle link's figures: as many days as a record holds, so that one more day is too many
-  // (a link may live ten years).
+  // (a record can grow so only by a fault, or from an older writer).
   const days: Record<string, number> = {};
   const big: LinkStats = newLinkStats(null);
   big.shares[DAY_CLICKS] = days;

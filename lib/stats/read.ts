@@ -5,7 +5,6 @@
  * @module
  */
 import {
-  cacheEpochKey,
   linkRanksPrefix,
   linksByExpiryPrefix,
   linkStatsKey,
@@ -45,28 +44,37 @@ export interface ReadStatsOptions {
   baseUrl: string;
 }
 
-// Reads tried again when a link was retired while the stats were read.
-const MAX_READS = 3;
+// Reads tried in all when expired links are retired while the stats are read.
+const MAX_READS = 5;
 
 /**
- * The service-wide stats over live links. The figures of links expired and not yet swept are
- * taken out as they are read; a sweep (or a claim of an expired name) that retires one of them
- * meanwhile would take its share out a second time, so the reading is done again when the
- * cache epoch, which every retirement moves, moved while it was read.
+ * The service-wide stats over live links. The shares of links expired and not yet swept are
+ * taken out of the totals as they are read; a sweep (or a claim of an expired name) that retires
+ * one of them before the totals are read would take its share out a second time, so the reading
+ * is done again when one of those links' figures changed meanwhile.
  */
 export async function readStats(store: Store, options: ReadStatsOptions): Promise<Stats> {
   for (let read = 1;; read++) {
-    const epoch = (await store.kv.get(cacheEpochKey())).versionstamp;
-    const stats = await readStatsOnce(store, options);
-    if (read === MAX_READS || (await store.kv.get(cacheEpochKey())).versionstamp === epoch) {
-      return stats;
-    }
+    const now = store.now();
+    const gone = await readGoneShares(store, now);
+    const stats = await readStatsWithout(store, gone, now, options);
+    if (read === MAX_READS || !(await anyRetired(store, gone))) return stats;
   }
 }
 
-async function readStatsOnce(store: Store, options: ReadStatsOptions): Promise<Stats> {
-  const now = store.now();
-  const gone = await readGoneShares(store, now);
+/** Whether any of the gone links' figures changed (were retired) since they were read. */
+async function anyRetired(store: Store, gone: GoneShares): Promise<boolean> {
+  if (gone.ids.size === 0) return false;
+  const now = await getManyChunked(store.kv, [...gone.ids].map(linkStatsKey));
+  return now.some((entry, i) => entry.versionstamp !== gone.versionstamps[i]);
+}
+
+async function readStatsWithout(
+  store: Store,
+  gone: GoneShares,
+  now: number,
+  options: ReadStatsOptions,
+): Promise<Stats> {
   const less = (kind: string, name = "") => gone.shares.get(tallyNameKey(kind, name)) ?? 0n;
   const dates = Array.from({ length: 7 }, (_, i) => dayOf(now - (6 - i) * DAY_MS));
   const keys = [
@@ -102,19 +110,29 @@ async function readStatsOnce(store: Store, options: ReadStatsOptions): Promise<S
   };
 }
 
+/** Links that no longer count (expired, not yet swept): their ids, figures' versions, shares. */
+interface GoneShares {
+  ids: Set<string>;
+  /** The versionstamp of each one's figures as read, in the order of `ids`. */
+  versionstamps: (string | null)[];
+  /** Their shares summed, by kind and name. */
+  shares: Map<string, bigint>;
+}
+
 /** The shares of links that no longer count: expired and not yet swept. */
-async function readGoneShares(store: Store, now: number) {
+async function readGoneShares(store: Store, now: number): Promise<GoneShares> {
   const ids = new Set<string>();
   const expired = { prefix: linksByExpiryPrefix(), end: [...linksByExpiryPrefix(), now + 1] };
   for await (const entry of store.kv.list<string>(expired)) ids.add(entry.value);
   const shares = new Map<string, bigint>();
-  for (const entry of await getManyChunked(store.kv, [...ids].map(linkStatsKey))) {
+  const figures = await getManyChunked(store.kv, [...ids].map(linkStatsKey));
+  for (const entry of figures) {
     for (const [kind, name, count] of eachShare(readLinkStats(entry.value))) {
       const key = tallyNameKey(kind, name);
       shares.set(key, (shares.get(key) ?? 0n) + BigInt(count));
     }
   }
-  return { ids, shares };
+  return { ids, versionstamps: figures.map((entry) => entry.versionstamp), shares };
 }
 
 async function readTopLinks(

@@ -8,6 +8,7 @@ import { getManyChunked } from "../kv/get_many.ts";
 import { tallyKey, tallyRankedAtKey, tallyRankKey } from "../kv/keys.ts";
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
+import { StoreUnavailableError } from "../errors.ts";
 import { readCount } from "./count.ts";
 import { tallyNameKey } from "./kinds.ts";
 
@@ -47,14 +48,15 @@ export async function rerank(store: Store, names: Iterable<RankedName>): Promise
 }
 
 /**
- * {@linkcode rerank} after a commit that already changed the counts: a failure is not the
- * caller's (what it did is done), and the names wait for the next rerank.
+ * {@linkcode rerank} after a commit that already changed the counts: the store failing is not
+ * the caller's failure (what it did is done), and the names wait for the next rerank. Any other
+ * error is thrown.
  */
 export async function rerankAfter(store: Store, names: Iterable<RankedName>): Promise<void> {
   try {
     await rerank(store, names);
-  } catch {
-    // Left behind: the next rerank on the store places them.
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
   }
 }
 

@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { DatedLinkRecord } from "../../lib/links/mod.ts";
+import { DAY_MS } from "../../lib/tallies/kinds.ts";
 import { signUnlockToken, unlockCookieName, verifyUnlockToken } from "../../lib/unlock/mod.ts";
 import type { AppDeps } from "./env.ts";
 
@@ -48,19 +49,26 @@ export async function isUnlocked(
   return id === record.id;
 }
 
-/** Sets the unlock cookie of `record`, valid until the link expires. */
+// Browsers keep a cookie 400 days at most, and Hono refuses to set one for longer. A link lives
+// a year at most, but one stored when a longer LINK_TTL_SECONDS was allowed may live on: its
+// cookie lasts 399 days, and then it asks for its password again.
+const MAX_COOKIE_MS = 399 * DAY_MS;
+
+/** Sets the unlock cookie of `record`, valid until the link expires (399 days at most). */
 export async function setUnlockCookie(
   c: Context,
   deps: AppDeps,
   record: DatedLinkRecord,
 ): Promise<void> {
-  const token = await signUnlockToken(await deps.unlockKey(), record, record.expiresAt);
+  const now = deps.store.now();
+  const until = Math.min(record.expiresAt, now + MAX_COOKIE_MS);
+  const token = await signUnlockToken(await deps.unlockKey(), record, until);
   setCookie(c, unlockCookieName(record.slug), token, {
     httpOnly: true,
     sameSite: "Lax",
     path: "/",
     secure: deps.config.baseUrl.startsWith("https:"),
-    maxAge: Math.max(1, Math.floor((record.expiresAt - deps.store.now()) / 1000)),
-    expires: new Date(record.expiresAt),
+    maxAge: Math.max(1, Math.floor((until - now) / 1000)),
+    expires: new Date(until),
   });
 }

@@ -98,6 +98,20 @@ Deno.test("the unlock cookie is Secure when the service is served over https", a
   );
 });
 
+Deno.test("a link stored to live past a cookie's 400 days is unlocked for 399 of them", async () => {
+  // Stored when LINK_TTL_SECONDS could be longer than a year.
+  await using t = await testApp({ start: Date.now() });
+  await makeLocked(t);
+  const stored = await t.store.kv.get<Record<string, unknown>>(linkKey("locked"));
+  const twoYears = t.now() + 730 * 86_400_000;
+  await t.store.kv.set(linkKey("locked"), { ...stored.value, expiresAt: twoYears });
+  t.store.cache.clear();
+  const res = await unlock(t, "locked", "open sesame");
+  assertEquals(res.status, 200);
+  assertStringIncludes(res.headers.get("set-cookie") ?? "", `Max-Age=${399 * 86400}`);
+  assertEquals((await t.request("/locked", { headers: { Cookie: cookieOf(res) } })).status, 302);
+});
+
 Deno.test("POST /api/unlock answers 403, 404 and 400 as the contract says", async () => {
   await using t = await testApp();
   await makeLocked(t);
