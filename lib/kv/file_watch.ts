@@ -30,28 +30,43 @@ export function watchStoreFile(
   // Once the file has been gone, whatever file is back is opened, even under the same inode:
   // the same file, moved away and back.
   let vanished = false;
+  return tendSlot(slot, options.intervalMs ?? 1000, async (stopped) => {
+    const now = inodeOf(path);
+    if (now === undefined) return false; // not known this time: looked at again next time
+    if (now === null) {
+      vanished = true;
+      slot.down ??= new Error(`the store's file ${path} is gone`);
+    } else if ((vanished || now !== inode) && await openInto(slot, () => open(path), stopped)) {
+      inode = now;
+      vanished = false;
+    }
+    return false;
+  });
+}
+
+/**
+ * Runs `tend` every `intervalMs`, one run at a time (a tick that finds one under way is
+ * skipped). A run that throws marks `slot` down with its error; one that answers `true` is the
+ * last. Returns a function that stops it; a run under way then sees `stopped()` true.
+ */
+export function tendSlot(
+  slot: KvSlot,
+  intervalMs: number,
+  tend: (stopped: () => boolean) => Promise<boolean>,
+): () => void {
   let busy = false;
   let stopped = false;
   const timer = setInterval(async () => {
     if (busy) return;
     busy = true;
     try {
-      const now = inodeOf(path);
-      if (now === undefined) return; // not known this time: looked at again next time
-      if (now === null) {
-        vanished = true;
-        slot.down ??= new Error(`the store's file ${path} is gone`);
-      } else if (vanished || now !== inode) {
-        if (!await openInto(slot, () => open(path), () => stopped)) return;
-        inode = now;
-        vanished = false;
-      }
+      if (await tend(() => stopped)) clearInterval(timer);
     } catch (error) {
       slot.down = error instanceof Error ? error : new Error(String(error));
     } finally {
       busy = false;
     }
-  }, options.intervalMs ?? 1000);
+  }, intervalMs);
   Deno.unrefTimer(timer);
   return () => {
     stopped = true;

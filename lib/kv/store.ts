@@ -3,7 +3,7 @@
  * @module
  */
 import { LinkCache } from "../links/cache.ts";
-import { openInto, watchStoreFile } from "./file_watch.ts";
+import { openInto, tendSlot, watchStoreFile } from "./file_watch.ts";
 import { guardKv, guardSlot, type KvSlot } from "./guard.ts";
 
 /** What every store operation needs; tests build one over `:memory:` KV and a fake clock. */
@@ -87,25 +87,12 @@ function openWhenReady(
   then: (slot: KvSlot) => () => void,
 ): () => void {
   let stopThen = () => {};
-  let busy = false;
-  let stopped = false;
-  const timer = setInterval(async () => {
-    if (busy) return;
-    busy = true;
-    try {
-      if (!await openInto(slot, open, () => stopped)) return;
-      clearInterval(timer);
-      stopThen = then(slot);
-    } catch (error) {
-      slot.down = error instanceof Error ? error : new Error(String(error));
-    } finally {
-      busy = false;
-    }
-  }, intervalMs);
-  Deno.unrefTimer(timer);
+  const stopTrying = tendSlot(slot, intervalMs, async (stopped) => {
+    if (await openInto(slot, open, stopped)) stopThen = then(slot);
+    return true; // opened, or stopped meanwhile: either way, done
+  });
   return () => {
-    stopped = true;
-    clearInterval(timer);
+    stopTrying();
     stopThen();
   };
 }
