@@ -215,9 +215,11 @@ export class ClickBuffer {
           throw error;
         }
       }
-      // Names whose counts moved take their new places; kept for the next flush if this fails.
-      await rerank(this.#store, this.#touched.values());
+      // Names whose counts moved take their new places; a rerank that fails keeps them for the
+      // next one (see `rerank`), which the next flush runs.
+      const touched = [...this.#touched.values()];
       this.#touched.clear();
+      await rerank(this.#store, touched);
     } catch (error) {
       this.#report("click flush failed, will retry", error);
     } finally {
