@@ -239,3 +239,21 @@ Deno.test("a removal whose names' reranking fails still answers 200, and a later
   const stats = await (await t.request("/api/stats")).json();
   assertEquals(stats.referrers, [{ name: "direct", clicks: 1 }]);
 });
+
+Deno.test("a flush whose reranking fails places its names at the next flush", async () => {
+  const faults: Faults = { commits: 0, down: false };
+  await using t = await testApp({ faults });
+  await t.json("/api/create", { url: "example.com/ranked", slug: "ranked" });
+  await t.request("/ranked", {
+    headers: { "User-Agent": DESKTOP_UA, Referer: "https://ranked.example/" },
+  });
+  // The flush's one commit goes through; the one that moves its names in the ranking fails.
+  faults.passing = 1;
+  faults.commits = 1;
+  await t.deps.clicks.flush();
+  assertEquals(faults.commits, 0, "the rerank's commit was refused");
+  assertEquals((await (await t.request("/api/stats")).json()).referrers, []);
+  await t.deps.clicks.flush();
+  const stats = await (await t.request("/api/stats")).json();
+  assertEquals(stats.referrers, [{ name: "ranked.example", clicks: 1 }]);
+});
