@@ -52,6 +52,8 @@ interface PendingLink extends VisitedLink {
   firstAt: number;
   /** Taken by a flush to be written: visits after that wait for the next batch. */
   taken: boolean;
+  /** The first commit of its visits whose outcome is unknown, while they wait for a retry. */
+  uncertainSince?: number;
 }
 
 interface Batch {
@@ -244,6 +246,12 @@ export class ClickBuffer {
           }
           this.#options.onFlushed?.(outcome);
         },
+        onUncertain: (chunk, commit) => {
+          for (const link of chunk) {
+            const pending = batch.links.get(link.id);
+            if (pending) pending.uncertainSince ??= commit;
+          }
+        },
         onRefused: (link, error) => {
           this.#report(
             `click figures of link ${link.slug} are too large to write; visits dropped`,
@@ -341,6 +349,7 @@ function summarize(link: PendingLink, day: string, classifier: VisitClassifier):
     devices: new Map(),
     countries: new Map(),
   };
+  if (link.uncertainSince !== undefined) visits.uncertainSince = link.uncertainSince;
   for (const visitor of link.visitors.values()) {
     const kind = classifier.classify(visitor.facts);
     add(visits.devices, kind.device, visitor.count);

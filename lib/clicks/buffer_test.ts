@@ -2,7 +2,7 @@ import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, tally, type TestStore } from "../../tests/_helpers/store.ts";
 import { BOT_UA, DESKTOP_UA as DESKTOP, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
 import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
-import { linkStatsKey } from "../kv/keys.ts";
+import { linkStatsKey, tallyRankedAtKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";
 import { readCounters } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
@@ -215,6 +215,70 @@ Deno.test("a failed flush of a link written before counts its visits once, on th
   await buffer.flush();
   assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 4);
   assertEquals(await tally(store, CLICKS), 4);
+});
+
+Deno.test("a flush whose commit lands but fails to answer counts its visits once", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "landed" }, options);
+  const faults: Faults = { commits: 0, down: false, landing: 1 };
+  const logged: string[] = [];
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, {
+    log: (message) => logged.push(message),
+  });
+  buffer.record(link, visit());
+  buffer.record(link, visit({ referer: "https://news.example/" }));
+  await buffer.flush();
+  assertEquals(logged, ["click flush failed, will retry"]);
+  assertEquals(buffer.pending, 2, "kept: the flush cannot know the commit landed");
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 2, "it did land");
+  await buffer.flush();
+  assertEquals(buffer.pending, 0);
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 2);
+  assertEquals(await tally(store, CLICKS), 2);
+  assertEquals(await tally(store, REFERRERS, "news.example"), 1);
+  // The names the landed commit counted take their places in the ranking all the same.
+  const ranked = await store.kv.get(tallyRankedAtKey(REFERRERS, "news.example"));
+  assertEquals(ranked.value, 1n);
+  buffer.record(link, visit());
+  await buffer.flush();
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 3);
+  assertEquals(await tally(store, CLICKS), 3);
+});
+
+Deno.test("a commit that landed unanswered is found under another instance's later writes", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "shared" }, options);
+  const faults: Faults = { commits: 0, down: false, landing: 1 };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+  buffer.record(link, visit());
+  await buffer.flush();
+  assertEquals(buffer.pending, 1);
+  // Another instance counts 5 clicks of its own meanwhile.
+  const other = new ClickBuffer(store, { log: () => {} });
+  for (let i = 0; i < 5; i++) other.record(link, visit());
+  await other.flush();
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 6);
+  await buffer.flush();
+  assertEquals(buffer.pending, 0);
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 6);
+  assertEquals(await tally(store, CLICKS), 6);
+});
+
+Deno.test("visits whose commit failed unlanded, then landed unanswered, count once", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "twice" }, options);
+  const faults: Faults = { commits: 1, down: false };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+  buffer.record(link, visit());
+  await buffer.flush(); // failed, nothing written
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 0);
+  faults.landing = 1;
+  await buffer.flush(); // written, unanswered
+  assertEquals(buffer.pending, 1);
+  await buffer.flush();
+  assertEquals(buffer.pending, 0);
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 1);
+  assertEquals(await tally(store, CLICKS), 1);
 });
 
 Deno.test("visits on either side of midnight count on their own days", async () => {

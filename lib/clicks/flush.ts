@@ -27,7 +27,13 @@ import {
   tallyNameKey,
 } from "../tallies/kinds.ts";
 import type { RankedName } from "../tallies/rank.ts";
-import { addShare, clicksOf, type LinkStats, readLinkStats } from "../tallies/shares.ts";
+import {
+  addShare,
+  clicksOf,
+  type LinkStats,
+  OTHER_REFERRERS,
+  readLinkStats,
+} from "../tallies/shares.ts";
 
 /** One link's visits, classified and summed. */
 export interface LinkVisits {
@@ -46,6 +52,11 @@ export interface LinkVisits {
   devices: Map<string, number>;
   /** Clicks by people per country. */
   countries: Map<string, number>;
+  /**
+   * The number of the first commit that held these visits and whose outcome is unknown (see
+   * {@linkcode WriteVisitsOptions.onUncertain}); absent when none was.
+   */
+  uncertainSince?: number;
 }
 
 /** What a flush wrote. */
@@ -57,6 +68,27 @@ export interface FlushOutcome {
   /** Visits dropped: their link was gone by then, or its figures too large to write. */
   dropped: number;
 }
+
+/**
+ * This process as a writer of click figures. Each commit takes the next number, never less
+ * than the clock's ms, and every link it writes keeps that number under the writer's id
+ * ({@linkcode LinkStats.writers}). A commit whose outcome is unknown (the store failed to
+ * answer: a remote store may have committed it all the same) is then told apart on the retry,
+ * link by link: until its visits are written, no other commit of this writer touches the link,
+ * so the link's figures hold that commit's number, or a later one, only when one of the commits
+ * that carried those visits landed.
+ */
+const writer = { id: crypto.randomUUID().slice(0, 8), last: 0 };
+
+function nextCommitNumber(now: number): number {
+  writer.last = Math.max(writer.last + 1, now);
+  return writer.last;
+}
+
+// A link's figures keep the writers that wrote them within the last WRITERS_KEPT_MS, at most
+// MAX_WRITERS of them, so that a retry finds its own commit among other instances' writes.
+const WRITERS_KEPT_MS = 3600_000;
+const MAX_WRITERS = 16;
 
 // An atomic allows 100 checks (one per link here) and 1,000 mutations, but a commit is kept
 // far below that: on one core, building a commit and the store's work on it hold the event loop
@@ -95,6 +127,12 @@ export interface WriteVisitsOptions {
    * how many links a commit takes.
    */
   flushLinks: number;
+  /**
+   * Told of a chunk whose commit threw, with the commit's number: it may have landed all the
+   * same. The caller keeps the chunk's visits, and gives each link that number as its
+   * `uncertainSince` until they are written; a retry then writes them only when it did not.
+   */
+  onUncertain?(chunk: LinkVisits[], commit: number): void;
   /** Gathers the ranked names whose counts changed, for {@linkcode rerank} after. */
   touched: Map<string, RankedName>;
   /**
@@ -207,12 +245,16 @@ async function writeChunk(
   const { known, touched } = options;
   for (;;) {
     let attempt: ChunkAttempt;
+    const commit = nextCommitNumber(store.now());
     try {
-      attempt = await commitChunk(store, chunk, known);
+      attempt = await commitChunk(store, chunk, known, commit);
     } catch (error) {
       // The figures may have been added to in place: forget them, and read them again.
       for (const link of chunk) known.delete(link.id);
-      if (!isTooLarge(error)) throw error;
+      if (!isTooLarge(error)) {
+        options.onUncertain?.(chunk, commit);
+        throw error;
+      }
       if (chunk.length === 1) {
         const link = chunk[0]!;
         options.onRefused(link, error);
@@ -241,6 +283,10 @@ async function writeChunk(
     for (const { kind, name } of sums) {
       if (RANKED_KINDS.has(kind)) touched.set(tallyNameKey(kind, name), { kind, name });
     }
+    // Their names' counts moved when the commit that landed unanswered did.
+    for (const { kind, name } of attempt.landed) {
+      touched.set(tallyNameKey(kind, name), { kind, name });
+    }
     options.onCommitted(chunk, outcome);
     return outcome;
   }
@@ -253,18 +299,22 @@ interface ChunkAttempt {
   written: Deno.KvEntry<LinkStats>[];
   /** The tallies' sums. */
   sums: Iterable<{ kind: string; name: string }>;
+  /** The ranked names of links found written by an earlier commit whose outcome was unknown. */
+  landed: RankedName[];
   outcome: FlushOutcome;
 }
 
 /**
- * Reads the chunk's figures, adds its visits to them and commits, checked against what it read.
- * The figures this process wrote last are added to in place; whoever catches a throw here must
- * forget them.
+ * Reads the chunk's figures, adds its visits to them and commits as commit number `commit`,
+ * checked against what it read; a link whose figures show that an earlier commit of its visits
+ * landed is left as it is. The figures this process wrote last are added to in place; whoever
+ * catches a throw here must forget them.
  */
 async function commitChunk(
   store: Store,
   chunk: LinkVisits[],
   known: KnownStats,
+  commit: number,
 ): Promise<ChunkAttempt> {
   const entries = await readLinkFigures(store, chunk, known);
   const written: Deno.KvEntry<LinkStats>[] = [];
@@ -277,6 +327,8 @@ async function commitChunk(
     else sums.set(key, { kind, name, count });
   };
   const outcome: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
+  const landed: RankedName[] = [];
+  const now = store.now();
   chunk.forEach((link, i) => {
     const entry = entries[i]!;
     if (entry.value === null) {
@@ -287,6 +339,13 @@ async function commitChunk(
     const stats = known.get(link.id)?.value === entry.value
       ? entry.value as LinkStats
       : readLinkStats(entry.value);
+    if (link.uncertainSince !== undefined && wroteSince(stats, link.uncertainSince)) {
+      landed.push(...rankedNamesOf(link, stats));
+      outcome.clicks += link.clicks;
+      outcome.bots += link.devices.get("bot") ?? 0;
+      return;
+    }
+    noteWriter(stats, commit, now);
     const before = BigInt(clicksOf(stats));
     if (link.clicks > 0) {
       add(CLICKS, addShare(stats, CLICKS, "", link.clicks), link.clicks);
@@ -315,7 +374,51 @@ async function commitChunk(
     atomic.sum(tallyKey(kind, name), BigInt(count));
   }
   const result = await retryLocked(() => atomic.commit());
-  return { result, written, sums: sums.values(), outcome };
+  return { result, written, sums: sums.values(), landed, outcome };
+}
+
+/** Whether this writer's commit number `commit`, or a later one, wrote `stats`. */
+function wroteSince(stats: LinkStats, commit: number): boolean {
+  return (stats.writers?.[writer.id] ?? -Infinity) >= commit;
+}
+
+/**
+ * Notes commit number `commit` of this writer in `stats`, forgetting writers not heard from
+ * within {@linkcode WRITERS_KEPT_MS} of `now`, and the least recent past {@linkcode MAX_WRITERS}.
+ */
+function noteWriter(stats: LinkStats, commit: number, now: number): void {
+  const writers = stats.writers ??= Object.create(null) as Record<string, number>;
+  writers[writer.id] = commit;
+  const ids = Object.keys(writers);
+  if (ids.length === 1) return;
+  for (const id of ids) {
+    if (writers[id]! < now - WRITERS_KEPT_MS) delete writers[id];
+  }
+  const kept = Object.keys(writers);
+  if (kept.length <= MAX_WRITERS) return;
+  kept.sort((a, b) => writers[a]! - writers[b]!);
+  for (const id of kept.slice(0, kept.length - MAX_WRITERS)) delete writers[id];
+}
+
+/** The ranked names `link`'s visits were counted under in `stats`. */
+function rankedNamesOf(link: LinkVisits, stats: LinkStats): RankedName[] {
+  const names: RankedName[] = [];
+  for (
+    const [kind, counts] of [[REFERRERS, link.referrers], [DEVICES, link.devices], [
+      COUNTRIES,
+      link.countries,
+    ]] as const
+  ) {
+    if (!RANKED_KINDS.has(kind)) continue;
+    for (const name of counts.keys()) {
+      // A referrer past the link's limit was counted as `other`.
+      const counted = kind === REFERRERS && !Object.hasOwn(stats.shares[kind] ?? {}, name)
+        ? OTHER_REFERRERS
+        : name;
+      names.push({ kind, name: counted });
+    }
+  }
+  return names;
 }
 
 /** Each link's figures: as this process last wrote them when it remembers, else as stored. */

@@ -228,3 +228,32 @@ Deno.test("a link whose figures the store cannot take even alone loses its visit
   const stored = await store.kv.get<LinkStats>(linkStatsKey(links[1]!.id));
   assertEquals(stored.value?.shares[CLICKS], undefined, "the big link's figures are as they were");
 });
+
+Deno.test("a link's figures keep the writers of the last hour, at most 16, the latest", async () => {
+  await using store = await memoryStore();
+  const [link] = visits(1);
+  const stats: LinkStats = newLinkStats(null);
+  const now = store.now();
+  stats.writers = {};
+  for (let i = 0; i < 3; i++) stats.writers[`stale${i}`] = now - 3_600_001 - i;
+  for (let i = 0; i < 18; i++) stats.writers[`recent${i}`] = now - 1_000 * (18 - i);
+  await store.kv.set(linkStatsKey(link!.id), stats);
+  await writeVisits(store, [link!], {
+    flushLinks: 1,
+    touched: new Map(),
+    known: new Map(),
+    onCommitted: () => {},
+    onRefused: () => {},
+  });
+  const stored = await store.kv.get<LinkStats>(linkStatsKey(link!.id));
+  const ids = Object.keys(stored.value?.writers ?? {});
+  assertEquals(ids.length, 16);
+  const own = ids.filter((id) => !id.startsWith("recent"));
+  assertEquals(own.length, 1, "this process, and no stale writer");
+  assert(stored.value!.writers![own[0]!]! >= now, "its latest commit");
+  const recent = ids.filter((id) => id.startsWith("recent")).sort((a, b) =>
+    Number(a.slice(6)) - Number(b.slice(6))
+  );
+  assertEquals(recent, Array.from({ length: 15 }, (_, i) => `recent${i + 3}`), "the latest kept");
+  assertEquals(stored.value?.shares[CLICKS]?.[""], 1);
+});

@@ -10,6 +10,11 @@ export interface Faults {
   commits: number;
   /** Commits to let through before those start failing (default 0); each counts down. */
   passing?: number;
+  /**
+   * Commits that land and then fail all the same, as when a remote store's answer is lost
+   * (default 0); each counts down.
+   */
+  landing?: number;
   /** While true, every read and write fails. */
   down: boolean;
   /** When given, kept up to date: commits under way now, and the most there were at once. */
@@ -48,6 +53,10 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
         return () =>
           watched(faults, () => {
             faults.onCommit?.();
+            if (!faults.down && (faults.landing ?? 0) > 0) {
+              faults.landing = faults.landing! - 1;
+              return op.commit().then(fail);
+            }
             if (!faults.down && faults.commits <= 0) return op.commit();
             if (!faults.down && (faults.passing ?? 0) > 0) {
               faults.passing = faults.passing! - 1;
