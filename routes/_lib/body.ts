@@ -15,14 +15,14 @@ export function isFormPost(c: Context): boolean {
 }
 
 /**
- * Throws the 413 of a body over the limit, which `bodyLimit` marks rather than answers, so that
- * the request is counted against its rate limit first. A handler of a method that may carry a
- * body calls this before it acts: {@linkcode readBody} does, and a handler that reads no body
- * (a `DELETE`) calls it first.
+ * Throws the refusal of a body that `bodyLimit` marks rather than answers (over the limit, or
+ * unreadable), so that the request is counted against its rate limit first. A handler of a
+ * method that may carry a body calls this before it acts: {@linkcode readBody} does, and a
+ * handler that reads no body (a `DELETE`) calls it first.
  */
-export function refuseOversizedBody(c: Context<AppEnv>): void {
+export function refuseMarkedBody(c: Context<AppEnv>): void {
   const refused = c.get("bodyRefused");
-  if (refused) throw new HTTPException(413, { message: refused });
+  if (refused) throw refused;
 }
 
 /** Options of {@linkcode readBody}. */
@@ -42,7 +42,7 @@ export async function readBody(
   c: Context<AppEnv>,
   options: ReadBodyOptions = {},
 ): Promise<unknown> {
-  refuseOversizedBody(c);
+  refuseMarkedBody(c);
   if ((options.forms ?? true) && isFormPost(c)) {
     let form: Record<string, unknown>;
     try {
@@ -100,8 +100,16 @@ export function isNestedDeeperThan(value: unknown, max: number): boolean {
  * 400.
  */
 export function throwUnreadable(error: unknown): never {
+  throw unreadableBody(error);
+}
+
+/**
+ * The 400 of a body that failed on the wire; the body limit's 413 and faults of our own are
+ * thrown as they are (see {@linkcode throwUnreadable}).
+ */
+export function unreadableBody(error: unknown): InvalidInputError {
   if (error instanceof HTTPException || error instanceof TypeError) throw error;
-  throw new InvalidInputError(
+  return new InvalidInputError(
     isCutOff(error) ? "request body was cut off" : "request body could not be read",
   );
 }

@@ -37,10 +37,11 @@ export interface RequestVariables {
   /** The request's id, sent back as `X-Request-Id` and written on its log lines. */
   requestId: string;
   /**
-   * Set when the body is over the limit: why it will be refused (413) once the handler reads
-   * it, after the request has been counted against its rate limit.
+   * Set when the body is refused as it arrives (over the limit, a 413; cut off, framed wrongly
+   * or in too many pieces, a 400): the error thrown once the handler reads it, after the
+   * request has been counted against its rate limit.
    */
-  bodyRefused?: string;
+  bodyRefused?: Error;
 }
 
 /** The Hono environment of the app: bindings are the connection info. */

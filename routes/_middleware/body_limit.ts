@@ -1,12 +1,14 @@
 /**
- * The request body limit. A body over it is not read here: the request is marked, and the body
- * is refused with 413 and a JSON error when its handler reads it (`readBody`), which a rate
- * limit has counted by then (every request counts, refused ones included).
+ * The request body limit. A body over it, or one that cannot be read, is not refused here: the
+ * request is marked, and the body is refused with 413 or 400 and a JSON error when its handler
+ * reads it (`readBody`), which a rate limit has counted by then (every request counts, refused
+ * ones included).
  * @module
  */
 import type { MiddlewareHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { InvalidInputError } from "../../lib/errors.ts";
-import { throwUnreadable } from "../_lib/body.ts";
+import { unreadableBody } from "../_lib/body.ts";
 import type { AppEnv } from "../_lib/env.ts";
 
 /** Largest request body accepted: 64 KiB. */
@@ -18,30 +20,35 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
  * Marks a body over `maxBytes` to be refused: at once when its declared length is over, else
- * as it is read here (a body sent without a length). A body the client cuts off on the way, or
- * frames wrongly, is a 400, not a fault of ours.
+ * as it is read here (a body sent without a length). A body the client cuts off on the way,
+ * frames wrongly or sends in too many pieces is marked as a 400, not a fault of ours.
  */
 export function bodyLimit(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
-  const refusal = `request body must be at most ${Math.floor(maxBytes / 1024)} KiB`;
+  const tooLarge = `request body must be at most ${Math.floor(maxBytes / 1024)} KiB`;
   return async function bodyLimit(c, next) {
     const raw = c.req.raw;
     if (!raw.body || !BODY_METHODS.has(raw.method)) return await next();
     const declared = raw.headers.get("content-length");
     if (declared !== null && !raw.headers.has("transfer-encoding")) {
-      if (Number(declared) > maxBytes) c.set("bodyRefused", refusal);
+      if (Number(declared) > maxBytes) {
+        c.set("bodyRefused", new HTTPException(413, { message: tooLarge }));
+      }
       return await next();
     }
     let body: Awaited<ReturnType<typeof readUpTo>>;
     try {
       body = await readUpTo(raw.body, maxBytes);
     } catch (error) {
-      throwUnreadable(error);
+      c.set("bodyRefused", unreadableBody(error));
+      return await next();
     }
     if (body === "too many pieces") {
-      throw new InvalidInputError(`request body must come in at most ${MAX_PIECES} pieces`);
+      const pieces = `request body must come in at most ${MAX_PIECES} pieces`;
+      c.set("bodyRefused", new InvalidInputError(pieces));
+      return await next();
     }
     if (body === "too large") {
-      c.set("bodyRefused", refusal);
+      c.set("bodyRefused", new HTTPException(413, { message: tooLarge }));
       return await next();
     }
     // A request built anew, not copied from the original: copying it would tie the copy to the

@@ -32,7 +32,7 @@ export function formErrorPage(page: FormErrorPage): MiddlewareHandler<AppEnv> {
 }
 
 async function formFields(c: Context<AppEnv>): Promise<Record<string, string>> {
-  if (c.get("bodyRefused")) return {}; // a body over the limit is never read
+  if (c.get("bodyRefused")) return {}; // a refused body is never read
   try {
     const form = await c.req.parseBody({ all: false });
     return Object.fromEntries(

@@ -11,7 +11,7 @@ import {
   slugQuery,
 } from "../../lib/links/mod.ts";
 import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
-import { refuseOversizedBody } from "../_lib/body.ts";
+import { refuseMarkedBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
 
@@ -38,7 +38,7 @@ export const spec: RouteSpec = {
 /** The route: 200 `{ok: true, slug}`, or 404 for an unknown or expired slug. */
 export function makeRoute({ store }: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>().delete("/", async (c) => {
-    refuseOversizedBody(c);
+    refuseMarkedBody(c);
     const { slug } = parseQuery(c, slugQuery);
     await removeLink(store, slug);
     return c.json({ ok: true, slug } satisfies LinkConfirmation);

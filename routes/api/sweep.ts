@@ -23,7 +23,7 @@ import {
 import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
-import { readObjectBody, refuseOversizedBody } from "../_lib/body.ts";
+import { readObjectBody, refuseMarkedBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
@@ -98,7 +98,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       return c.json({ ...(await listExpiredLinks(store)), stamped });
     })
     .delete("/", limit, async (c) => {
-      refuseOversizedBody(c);
+      refuseMarkedBody(c);
       const { slug } = parseQuery(c, optionalSlugQuery);
       if (slug === undefined) return c.json(await listExpiredLinks(store));
       await removeLink(store, slug);

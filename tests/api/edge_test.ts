@@ -282,6 +282,45 @@ Deno.test("a body over the limit is refused after it is counted against the rate
   assertEquals((await (await t.request("/api/links")).json()).length, 0);
 });
 
+Deno.test("a body refused as it is read is counted against the rate limit, under its route", async () => {
+  const logged: LogLine[] = [];
+  await using t = await testApp({ log: (line) => logged.push(line) });
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const bodies = [
+    () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < 2_000; i++) controller.enqueue(encode(" "));
+          controller.close();
+        },
+      }),
+    () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encode('{"urls": ["exa'));
+          controller.error(new Deno.errors.BadResource("Cannot read body"));
+        },
+      }),
+  ];
+  for (let i = 0; i < 5; i++) {
+    const res = await t.send(
+      new Request(`${t.config.baseUrl}/api/bulk`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: bodies[i % 2]!(),
+      }),
+      "203.0.113.8",
+    );
+    assertEquals(res.status, 400);
+    assertEquals(res.headers.get("ratelimit-remaining"), String(4 - i));
+    await res.body?.cancel();
+  }
+  const after = await t.json("/api/bulk", { urls: ["example.com"] }, { client: "203.0.113.8" });
+  assertEquals(after.status, 429);
+  const routes = logged.filter((line) => line.msg === "request").map((line) => line.route);
+  assertEquals(routes, Array(6).fill("/api/bulk"));
+});
+
 Deno.test("a DELETE with a body over the limit is refused with 413, and removes nothing", async () => {
   await using t = await testApp();
   assertEquals((await t.json("/api/create", { url: "example.com", slug: "kept" })).status, 201);
