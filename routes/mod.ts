@@ -9,6 +9,7 @@ import { accessLog } from "./_middleware/access_log.ts";
 import { bodyLimit } from "./_middleware/body_limit.ts";
 import { cors } from "./_middleware/cors.ts";
 import { handleErrors } from "./_middleware/errors.tsx";
+import { plainHost } from "./_middleware/host.ts";
 import { countRequests } from "./_middleware/metrics.ts";
 import { requestId } from "./_middleware/request_id.ts";
 import { staticFiles } from "./_middleware/static_files.ts";
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(accessLog({ log: deps.log }));
   app.use(countRequests({ metrics: deps.metrics }));
   app.use(cors({ methodsOf: (path) => methods.get(path) }));
+  app.use(plainHost());
   app.use(bodyLimit());
   for (const [path, module] of Object.entries(API)) {
     app.route(path, module.makeRoute(deps, catalogue));
@@ -117,7 +119,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", slug.makeRoute(deps));
   collectMethods(app, methods);
   app.all("/api/*", (c) => wrongMethod(c.req.path, methods) ?? notFound(c, deps));
-  // The redirect of a cached link skips the router: it is most of the traffic.
+  // The redirect of a cached link skips the router: it is most of the traffic. A Host header
+  // with a `/` in it (see `plainHost`) only makes it miss, leaving the request to the router.
   const fast = slug.fastRedirect(deps);
   const route = app.fetch;
   app.fetch = (request, connection, context) => {

@@ -61,6 +61,12 @@ const LATE_BODIES: [head: string, body: string][] = [
  * first answer, or 0 for none.
  */
 async function sendRaw(port: number, text: string, later?: string): Promise<number> {
+  const answer = await exchangeRaw(port, text, later);
+  return Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 0);
+}
+
+/** {@linkcode sendRaw}, answering the first bytes of the answer as text ("" for none). */
+async function exchangeRaw(port: number, text: string, later?: string): Promise<string> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   const timer = setTimeout(() => conn.close(), later === undefined ? 400 : 800);
   const bytesOf = (text: string) =>
@@ -71,10 +77,9 @@ async function sendRaw(port: number, text: string, later?: string): Promise<numb
       await new Promise((resolve) => setTimeout(resolve, 200));
       await conn.write(bytesOf(later)).catch(() => 0);
     }
-    const buffer = new Uint8Array(1024);
+    const buffer = new Uint8Array(4096);
     const read = await conn.read(buffer).catch(() => null);
-    const head = new TextDecoder().decode(buffer.subarray(0, read ?? 0));
-    return Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
+    return new TextDecoder().decode(buffer.subarray(0, read ?? 0));
   } finally {
     clearTimeout(timer);
     try {
@@ -123,6 +128,35 @@ Deno.test("malformed HTTP on the wire gets a 4xx or a closed connection, and the
     line.includes('"level":"error"') && !line.includes('"msg":"health check failed"')
   );
   assertEquals(failures, []);
+});
+
+Deno.test("a Host header that is not a host name is refused, not routed on", async () => {
+  await using dir = await tempDir("lapse-wire-");
+  await using service = await startService({ env: { KV_PATH: `${dir.path}/links.kv` } });
+  const port = Number(new URL(service.origin).port);
+  // The runtime glues the Host header to the path: `http://x/metrics?/page` routes as /metrics.
+  const steered = [
+    "GET /page HTTP/1.1\r\nHost: x/metrics?\r\nConnection: close\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost: x/api/links#\r\nConnection: close\r\n\r\n",
+    "POST /page HTTP/1.1\r\nHost: x/api/sweep?\r\nContent-Type: application/json\r\n" +
+    'Content-Length: 19\r\nConnection: close\r\n\r\n{"confirm":"sweep"}',
+    "GET /api/version HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n",
+    "GET /api/version HTTP/1.1\r\nHost: user@x\r\nConnection: close\r\n\r\n",
+  ];
+  for (const request of steered) {
+    const answer = await exchangeRaw(port, request);
+    assertStringIncludes(answer, "HTTP/1.1 400 ", request);
+    assertStringIncludes(answer, '{"error":"the Host header must be a host name and port"}');
+  }
+  const plain = ["x", "x:8000", "[::1]:8000", "ex_ample.example", "127.0.0.1", ""];
+  for (const host of plain) {
+    const answer = await exchangeRaw(
+      port,
+      `GET /api/version HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    );
+    assertStringIncludes(answer, "HTTP/1.1 200 ", host);
+  }
+  assertEquals((await service.stop()).code, 0);
 });
 
 Deno.test("methods no browser may send, such as TRACE, get the API's 405 and 404", async () => {
