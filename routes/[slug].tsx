@@ -25,6 +25,7 @@ import { requestIdFor } from "./_middleware/request_id.ts";
 import { type HeaderReader, servedHeadersOf } from "./_lib/request_headers.ts";
 import { ResponseReuse, type ReusableResponse } from "./_lib/reusable_response.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
+import { REDIRECT_POLICY } from "./_lib/redirect.ts";
 import { unlockPage } from "./_lib/unlock_page.tsx";
 import { notFound } from "./_404.tsx";
 
@@ -88,8 +89,7 @@ export function redirectTo(record: DatedLinkRecord, requestId: string): Response
 function redirectHeaders(record: DatedLinkRecord): Record<string, string> {
   return {
     location: record.url,
-    "referrer-policy": "unsafe-url",
-    "cache-control": "no-store",
+    ...REDIRECT_POLICY,
     "access-control-allow-origin": "*",
   };
 }

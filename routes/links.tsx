@@ -19,6 +19,7 @@ import { parseInput } from "../lib/validation.ts";
 import { readObjectBody } from "./_lib/body.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
+import { redirectWithPolicy } from "./_lib/redirect.ts";
 import { rateLimit } from "./_middleware/rate_limit.ts";
 
 /** Most links the page lists; the rest are reached by the filter or the export. */
@@ -67,7 +68,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       }
       await removeLink(deps.store, slug);
       const back = new URLSearchParams(q ? { q, removed: slug } : { removed: slug });
-      return c.redirect(`/links?${back}`, 303);
+      return redirectWithPolicy(c, `/links?${back}`, 303);
     });
 }
 

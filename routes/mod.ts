@@ -14,6 +14,7 @@ import { countRequests } from "./_middleware/metrics.ts";
 import { requestId } from "./_middleware/request_id.ts";
 import { staticFiles } from "./_middleware/static_files.ts";
 import { noteHeadLengths, withoutFalseLength } from "./_lib/head.ts";
+import { redirectWithPolicy } from "./_lib/redirect.ts";
 import { methodNotAllowed, notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
 import * as docs from "./docs.tsx";
@@ -146,7 +147,7 @@ export function topLevelSegments(app: Hono<AppEnv>): string[] {
 function withoutTrailingSlash(path: string): Handler<AppEnv> {
   return function withoutTrailingSlash(c) {
     const query = new URL(c.req.url).search;
-    return c.redirect(`${path}${query}`, 301);
+    return redirectWithPolicy(c, `${path}${query}`, 301);
   };
 }
 

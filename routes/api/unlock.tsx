@@ -26,6 +26,7 @@ import type { UnlockProblem } from "../../components/UnlockPage.tsx";
 import { isFormPost, readObjectBody } from "../_lib/body.ts";
 import { clientAddress } from "../_lib/client.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
+import { redirectWithPolicy } from "../_lib/redirect.ts";
 import { setUnlockCookie } from "../_lib/unlock.ts";
 import { unlockPage } from "../_lib/unlock_page.tsx";
 import { formErrorPage } from "../_middleware/form_errors.ts";
@@ -101,7 +102,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
         throw error;
       });
       await setUnlockCookie(c, deps, record);
-      if (isFormPost(c)) return c.redirect(`/${record.slug}`, 303);
+      if (isFormPost(c)) return redirectWithPolicy(c, `/${record.slug}`, 303);
       return c.json({ ok: true, slug: record.slug } satisfies LinkConfirmation);
     },
   );

@@ -335,6 +335,7 @@ Deno.test("deleting from /links without JavaScript asks first, then removes and 
   const done = await t.request("/links/remove", form({ slug: "bye", confirm: "yes" }));
   assertEquals(done.status, 303);
   assertEquals(done.headers.get("location"), "/links?removed=bye");
+  assertRedirectPolicy(done);
   assertEquals((await t.request("/bye")).status, 404);
   const after = await page(t, "/links?removed=bye");
   assertEquals(after.doc.querySelector(".notice").textContent, "Deleted /bye");
@@ -451,6 +452,7 @@ Deno.test("only the unlock page lets its form's redirect chain leave the site", 
   const right = await t.request("/api/unlock", form({ slug: "locked", pass: "pw" }));
   assertEquals(right.status, 303);
   assertEquals(right.headers.get("location"), "/locked");
+  assertRedirectPolicy(right);
   for (const path of ["/", "/links", "/no-such-link"]) {
     const res = await t.request(path);
     assertEquals(res.headers.get("content-security-policy"), CONTENT_SECURITY_POLICY, path);
@@ -633,6 +635,7 @@ Deno.test("a page's path with a trailing slash redirects to the path without it"
     const res = await t.request(`${path}/`);
     assertEquals(res.status, 301, path);
     assertEquals(res.headers.get("location"), path);
+    assertRedirectPolicy(res);
     const head = await t.request(`${path}/`, { method: "HEAD" });
     assertEquals(head.status, 301, `HEAD ${path}`);
   }
@@ -646,3 +649,9 @@ Deno.test("a page's path with a trailing slash redirects to the path without it"
   assertEquals((await t.request("/some-link/")).status, 404);
   assertEquals((await t.request("/some-link")).status, 302);
 });
+
+/** Every redirect the service answers carries the short link's two headers. */
+function assertRedirectPolicy(res: Response): void {
+  assertEquals(res.headers.get("referrer-policy"), "unsafe-url");
+  assertEquals(res.headers.get("cache-control"), "no-store");
+}
