@@ -12,7 +12,8 @@ import type { AppDeps, AppEnv } from "../_lib/env.ts";
 
 /**
  * Counts the request against `rule` for its client; over the limit it throws
- * `RateLimitedError` (429). `RateLimit-*` headers go on the response either way.
+ * `RateLimitedError` (429). `RateLimit-*` headers go on the response either way: this rule's, or
+ * those of a narrower limit that refused the request in the handler.
  */
 export function rateLimit(deps: AppDeps, rule: RateLimit): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
@@ -29,6 +30,8 @@ export function rateLimit(deps: AppDeps, rule: RateLimit): MiddlewareHandler<App
       throw new RateLimitedError(rule.limit, rule.windowMs, decision.retryAfterSeconds);
     }
     await next();
+    // A narrower limit that refused the request (a link's wrong passwords) set its own.
+    if (c.error instanceof RateLimitedError) return;
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }

@@ -241,6 +241,10 @@ Deno.test("a client gets 5 wrong passwords on a link in 10 minutes; others are s
     "too many wrong passwords on this link (at most 5 in 10 minutes); retry in ",
   );
   assert(Number(refused.headers.get("retry-after")) > 0);
+  // The limit headers describe the limit that refused, not the endpoint's own.
+  assertEquals(refused.headers.get("ratelimit-limit"), "5");
+  assertEquals(refused.headers.get("ratelimit-remaining"), "0");
+  assertEquals(refused.headers.get("ratelimit-reset"), refused.headers.get("retry-after"));
   // Another client is heard: no one client can lock the link's users out.
   assertEquals((await unlock(t, "locked", "open sesame", "203.0.113.99")).status, 200);
   // The addresses of one IPv6 /64 are one client.
