@@ -210,7 +210,6 @@ function buildOperation(path: string, method: string, spec: OperationSpec): Oper
   for (const [status, response] of own) {
     operation.responses[status] = buildResponse(response, spec.rateLimit !== undefined);
   }
-  const api = path.startsWith("/api/");
   if (spec.body) operation.responses["413"] ??= { $ref: "#/components/responses/PayloadTooLarge" };
   if (spec.rateLimit) {
     operation.responses["429"] ??= { $ref: "#/components/responses/TooManyRequests" };
@@ -220,7 +219,9 @@ function buildOperation(path: string, method: string, spec: OperationSpec): Oper
       windowSeconds: spec.rateLimit.windowMs / 1000,
     };
   }
-  if (api) operation.responses["405"] ??= { $ref: "#/components/responses/MethodNotAllowed" };
+  // Every path answers a method it does not serve with 405 and `Allow`: the API's, the metrics',
+  // and a live link's.
+  operation.responses["405"] ??= { $ref: "#/components/responses/MethodNotAllowed" };
   if (spec.store ?? true) {
     operation.responses["503"] ??= { $ref: "#/components/responses/StoreUnavailable" };
   }

@@ -100,5 +100,9 @@ Deno.test("path parameters are written the OpenAPI way and are required", () => 
     description: "The slug",
     example: "abc",
   }]);
-  assertEquals(Object.keys(operation.responses), ["302"]);
+  assertEquals(
+    Object.keys(operation.responses),
+    ["302", "405"],
+    "a method it does not serve is a 405 on every path",
+  );
 });

@@ -115,4 +115,21 @@ Deno.test("the document names the unlock cookie and the shared error answers", a
   assertEquals(create["x-rate-limit"], { name: "create", limit: 30, windowSeconds: 60 });
   assertEquals(document.paths["/api/stats"]?.get?.["x-rate-limit"]?.limit, 60);
   assertEquals(document.paths["/api/check"]?.get?.["x-rate-limit"], undefined);
+  // Paths outside the API answer a method they do not serve with 405 too, as documented.
+  await t.json("/api/create", { url: "example.com", slug: "hello" });
+  for (
+    const [path, operation, sent] of [["/{slug}", "get", "/hello"], [
+      "/metrics",
+      "get",
+      "/metrics",
+    ]] as const
+  ) {
+    assertEquals(document.paths[path]?.[operation]?.responses["405"], {
+      $ref: "#/components/responses/MethodNotAllowed",
+    }, path);
+    const res = await t.request(sent, { method: "DELETE" });
+    assertEquals(res.status, 405, sent);
+    assertEquals(res.headers.get("allow"), "GET, HEAD");
+    await res.body?.cancel();
+  }
 });
