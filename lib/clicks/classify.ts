@@ -113,7 +113,7 @@ const COUNTRY_HEADERS = ["cf-ipcountry", "x-vercel-ip-country", "x-country-code"
 export function proxyCountry(header: (name: string) => string | null): string {
   for (const name of COUNTRY_HEADERS) {
     const value = header(name);
-    if (countryCode(value) !== null) return value!;
+    if (knownRegion(value) !== null) return value!;
   }
   return "";
 }
@@ -126,9 +126,16 @@ let regions: Intl.DisplayNames | undefined;
 
 /**
  * A known two-letter country code in upper case, or `null` for anything else (`XX` and `ZZ`,
- * which say "unknown", `T1`, `QQ`...).
+ * which say "unknown", `T1`, `QQ`...). A code that has been replaced is counted under the code
+ * that replaced it (`UK` as `GB`, `SU` as `RU`), so one country is one name.
  */
 export function countryCode(value: string | null | undefined): string | null {
+  const code = knownRegion(value);
+  return code === null ? null : Intl.getCanonicalLocales(`und-${code}`)[0]!.slice(4);
+}
+
+/** `value` as a two-letter code in upper case when the runtime knows its region, else `null`. */
+function knownRegion(value: string | null | undefined): string | null {
   if (!value) return null;
   const code = value.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(code) || code === "XX" || code === "ZZ") return null;

@@ -55,6 +55,8 @@ Deno.test("countryCode accepts known two-letter codes only", () => {
   assertEquals(countryCode("de"), "DE");
   assertEquals(countryCode(" GB "), "GB");
   assertEquals(countryCode("XK"), "XK");
+  assertEquals(countryCode("uk"), "GB", "a replaced code counts under its successor");
+  assertEquals(countryCode("SU"), "RU");
   assertEquals(countryCode("XX"), null);
   assertEquals(countryCode("ZZ"), null);
   assertEquals(countryCode("QQ"), null);
