@@ -90,9 +90,12 @@ Deno.test("unknown API paths answer a JSON 404", async () => {
       assertEquals(res.status, 404, `${method} ${path}`);
       assertEquals(res.headers.get("content-type"), "application/json");
       assertEquals(res.headers.get("access-control-allow-origin"), "*");
+      assertEquals(res.headers.get("x-content-type-options"), "nosniff", "it echoes the path");
       assertStringIncludes((await res.json()).error, "no such endpoint");
     }
   }
+  const made = await t.json("/api/create", { url: "example.com" });
+  assertEquals(made.headers.get("x-content-type-options"), "nosniff", "every JSON answer");
 });
 
 Deno.test("every response carries Access-Control-Allow-Origin", async () => {
