@@ -10,7 +10,14 @@ import type { Store } from "../kv/store.ts";
 import { DAY_MS, dayOf } from "../tallies/kinds.ts";
 import { type RankedName, rerank } from "../tallies/rank.ts";
 import { type CountryLookup, VisitClassifier, type VisitFacts } from "./classify.ts";
-import { type FlushOutcome, type KnownStats, type LinkVisits, writeVisits } from "./flush.ts";
+import {
+  type ClickWriter,
+  type FlushOutcome,
+  type KnownStats,
+  type LinkVisits,
+  newClickWriter,
+  writeVisits,
+} from "./flush.ts";
 import { loadGeoipLookup } from "./geoip.ts";
 
 /** The link a visit went to. */
@@ -80,6 +87,7 @@ export class ClickBuffer {
   #open: Batch | null = null;
   #touched = new Map<string, RankedName>();
   #known: KnownStats = new Map();
+  #writer: ClickWriter = newClickWriter();
   #flushing: Promise<void> | null = null;
   // A timer tick came while a flush was under way: the next flush starts as it ends.
   #again = false;
@@ -212,8 +220,10 @@ export class ClickBuffer {
         try {
           await this.#write(batch, links);
         } catch (error) {
-          // Keep this batch and the rest for the next flush; nothing recorded is lost.
-          this.#keepForRetry([...this.#retry, ...batches.slice(i)]);
+          // Keep this batch and the rest for the next flush; nothing recorded is lost. They go
+          // before any batch that midnight moved to #retry meanwhile: a link's visits are
+          // written oldest first, which a retry's check for a commit that landed relies on.
+          this.#keepForRetry([...batches.slice(i), ...this.#retry]);
           throw error;
         }
       }
@@ -237,6 +247,7 @@ export class ClickBuffer {
         flushLinks,
         touched: this.#touched,
         known: this.#known,
+        writer: this.#writer,
         onCommitted: (chunk, outcome) => {
           // Committed chunks leave the batch, so a retry never writes them twice.
           for (const link of chunk) {
@@ -246,10 +257,10 @@ export class ClickBuffer {
           }
           this.#options.onFlushed?.(outcome);
         },
-        onUncertain: (chunk, commit) => {
+        onUncertain: (chunk) => {
           for (const link of chunk) {
             const pending = batch.links.get(link.id);
-            if (pending) pending.uncertainSince ??= commit;
+            if (pending) pending.uncertainSince ??= link.uncertainSince;
           }
         },
         onRefused: (link, error) => {

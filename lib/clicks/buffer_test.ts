@@ -6,7 +6,7 @@ import { linkStatsKey, tallyRankedAtKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";
 import { readCounters } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
-import { CLICKS, COUNTRIES, DAY_CLICKS, DEVICES, REFERRERS } from "../tallies/kinds.ts";
+import { CLICKS, COUNTRIES, DAY_CLICKS, DAY_MS, DEVICES, REFERRERS } from "../tallies/kinds.ts";
 import { ClickBuffer, type ClickBufferOptions } from "./buffer.ts";
 
 const options = { serviceHost: "sho.rt" };
@@ -264,6 +264,19 @@ Deno.test("a commit that landed unanswered is found under another instance's lat
   assertEquals(await tally(store, CLICKS), 6);
 });
 
+Deno.test("a commit that landed, then answered that its check failed, counts once", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "relock" }, options);
+  const faults: Faults = { commits: 0, down: false, landingRefused: 1 };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+  buffer.record(link, visit());
+  buffer.record(link, visit());
+  await buffer.flush();
+  assertEquals(buffer.pending, 0);
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 2);
+  assertEquals(await tally(store, CLICKS), 2);
+});
+
 Deno.test("visits whose commit failed unlanded, then landed unanswered, count once", async () => {
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "twice" }, options);
@@ -279,6 +292,29 @@ Deno.test("visits whose commit failed unlanded, then landed unanswered, count on
   assertEquals(buffer.pending, 0);
   assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 1);
   assertEquals(await tally(store, CLICKS), 1);
+});
+
+Deno.test("a failed flush's batch is retried before a batch midnight set aside during it", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "night" }, options);
+  const other = await createLink(store, { url: "example.com/2", slug: "other" }, options);
+  const faults: Faults = { commits: 1, down: false };
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+  buffer.record(link, visit());
+  faults.onCommit = () => {
+    faults.onCommit = undefined;
+    // While the failing commit is under way: a visit to its link waits for the next batch,
+    // then midnight passes, and that batch is set aside for the next flush.
+    buffer.record(link, visit());
+    store.advance(DAY_MS);
+    buffer.record(other, visit());
+  };
+  await buffer.flush();
+  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 0, "nothing landed");
+  await buffer.flush();
+  assertEquals(buffer.pending, 0);
+  assertEquals((await readCounters(store, [link.id, other.id])).map((c) => c.clicks), [2, 1]);
+  assertEquals(await tally(store, CLICKS), 3);
 });
 
 Deno.test("visits on either side of midnight count on their own days", async () => {

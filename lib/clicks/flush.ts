@@ -70,17 +70,29 @@ export interface FlushOutcome {
 }
 
 /**
- * This process as a writer of click figures. Each commit takes the next number, never less
- * than the clock's ms, and every link it writes keeps that number under the writer's id
- * ({@linkcode LinkStats.writers}). A commit whose outcome is unknown (the store failed to
- * answer: a remote store may have committed it all the same) is then told apart on the retry,
- * link by link: until its visits are written, no other commit of this writer touches the link,
- * so the link's figures hold that commit's number, or a later one, only when one of the commits
- * that carried those visits landed.
+ * A writer of click figures (a click buffer: one a process). Each commit takes the next
+ * number, never less than the clock's ms, and every link it writes keeps that number under the
+ * writer's id ({@linkcode LinkStats.writers}). A commit whose outcome is unknown (the store
+ * failed to answer: a remote store may have committed it all the same) is then told apart on
+ * the retry, link by link: a writer writes a link's visits oldest first, and until they are
+ * written no other commit of its touches the link, so the link's figures hold that commit's
+ * number, or a later one, only when one of the commits that carried those visits landed.
  */
-const writer = { id: crypto.randomUUID().slice(0, 8), last: 0 };
+export interface ClickWriter {
+  readonly id: string;
+  /** The number of its last commit. */
+  last: number;
+}
 
-function nextCommitNumber(now: number): number {
+/** A new writer, with an id of its own. */
+export function newClickWriter(): ClickWriter {
+  return { id: crypto.randomUUID().slice(0, 8), last: 0 };
+}
+
+// The writer of callers that name none.
+const defaultWriter = newClickWriter();
+
+function nextCommitNumber(writer: ClickWriter, now: number): number {
   writer.last = Math.max(writer.last + 1, now);
   return writer.last;
 }
@@ -128,11 +140,14 @@ export interface WriteVisitsOptions {
    */
   flushLinks: number;
   /**
-   * Told of a chunk whose commit threw, with the commit's number: it may have landed all the
-   * same. The caller keeps the chunk's visits, and gives each link that number as its
-   * `uncertainSince` until they are written; a retry then writes them only when it did not.
+   * Told of a chunk whose commit threw: it may have landed all the same. Each link's
+   * `uncertainSince` is set by then; the caller keeps the chunk's visits, and gives them that
+   * `uncertainSince` until they are written, so that a retry writes them only when no commit
+   * of theirs landed.
    */
-  onUncertain?(chunk: LinkVisits[], commit: number): void;
+  onUncertain?(chunk: LinkVisits[]): void;
+  /** Who writes, numbering its commits; default one writer for the process. */
+  writer?: ClickWriter;
   /** Gathers the ranked names whose counts changed, for {@linkcode rerank} after. */
   touched: Map<string, RankedName>;
   /**
@@ -245,14 +260,16 @@ async function writeChunk(
   const { known, touched } = options;
   for (;;) {
     let attempt: ChunkAttempt;
-    const commit = nextCommitNumber(store.now());
+    const writer = options.writer ?? defaultWriter;
+    const commit = nextCommitNumber(writer, store.now());
     try {
-      attempt = await commitChunk(store, chunk, known, commit);
+      attempt = await commitChunk(store, chunk, known, writer, commit);
     } catch (error) {
       // The figures may have been added to in place: forget them, and read them again.
       for (const link of chunk) known.delete(link.id);
       if (!isTooLarge(error)) {
-        options.onUncertain?.(chunk, commit);
+        for (const link of chunk) link.uncertainSince ??= commit;
+        options.onUncertain?.(chunk);
         throw error;
       }
       if (chunk.length === 1) {
@@ -269,8 +286,13 @@ async function writeChunk(
     }
     const { result, written, sums, outcome } = attempt;
     if (!result.ok) {
-      // Another writer moved first: forget what this chunk remembered, and read again.
-      for (const link of chunk) known.delete(link.id);
+      // Another writer moved first: forget what this chunk remembered, and read again. Or the
+      // store took this very commit on a try that answered "locked", and the check failed on
+      // the next try: the read finds its number then.
+      for (const link of chunk) {
+        known.delete(link.id);
+        link.uncertainSince ??= commit;
+      }
       continue;
     }
     for (const entry of written) {
@@ -314,6 +336,7 @@ async function commitChunk(
   store: Store,
   chunk: LinkVisits[],
   known: KnownStats,
+  writer: ClickWriter,
   commit: number,
 ): Promise<ChunkAttempt> {
   const entries = await readLinkFigures(store, chunk, known);
@@ -339,13 +362,13 @@ async function commitChunk(
     const stats = known.get(link.id)?.value === entry.value
       ? entry.value as LinkStats
       : readLinkStats(entry.value);
-    if (link.uncertainSince !== undefined && wroteSince(stats, link.uncertainSince)) {
+    if (link.uncertainSince !== undefined && wroteSince(stats, writer, link.uncertainSince)) {
       landed.push(...rankedNamesOf(link, stats));
       outcome.clicks += link.clicks;
       outcome.bots += link.devices.get("bot") ?? 0;
       return;
     }
-    noteWriter(stats, commit, now);
+    noteWriter(stats, writer, commit, now);
     const before = BigInt(clicksOf(stats));
     if (link.clicks > 0) {
       add(CLICKS, addShare(stats, CLICKS, "", link.clicks), link.clicks);
@@ -377,8 +400,8 @@ async function commitChunk(
   return { result, written, sums: sums.values(), landed, outcome };
 }
 
-/** Whether this writer's commit number `commit`, or a later one, wrote `stats`. */
-function wroteSince(stats: LinkStats, commit: number): boolean {
+/** Whether `writer`'s commit number `commit`, or a later one, wrote `stats`. */
+function wroteSince(stats: LinkStats, writer: ClickWriter, commit: number): boolean {
   return (stats.writers?.[writer.id] ?? -Infinity) >= commit;
 }
 
@@ -386,7 +409,7 @@ function wroteSince(stats: LinkStats, commit: number): boolean {
  * Notes commit number `commit` of this writer in `stats`, forgetting writers not heard from
  * within {@linkcode WRITERS_KEPT_MS} of `now`, and the least recent past {@linkcode MAX_WRITERS}.
  */
-function noteWriter(stats: LinkStats, commit: number, now: number): void {
+function noteWriter(stats: LinkStats, writer: ClickWriter, commit: number, now: number): void {
   const writers = stats.writers ??= Object.create(null) as Record<string, number>;
   writers[writer.id] = commit;
   const ids = Object.keys(writers);

@@ -14,9 +14,12 @@ import type { AppEnv } from "../_lib/env.ts";
 // none: the runtime then uses its own.
 const HOST = /^(?:(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?)?$/;
 
-/** Whether `host`, a `Host` header's value, is a host and port and nothing else. */
+/**
+ * Whether `host`, a `Host` header's value, is a host and port and nothing else, and one a URL
+ * can hold (`x%zz`, `[:::]` and port 99999 are not).
+ */
 export function isPlainHost(host: string): boolean {
-  return HOST.test(host);
+  return host === "" || (HOST.test(host) && URL.canParse(`http://${host}/`));
 }
 
 /** Refuses with 400 a request whose `Host` header is not a host and port. */

@@ -15,6 +15,11 @@ export interface Faults {
    * (default 0); each counts down.
    */
   landing?: number;
+  /**
+   * Commits that land and then answer that their check failed, as a retry of a commit that had
+   * landed does (default 0); each counts down.
+   */
+  landingRefused?: number;
   /** While true, every read and write fails. */
   down: boolean;
   /** When given, kept up to date: commits under way now, and the most there were at once. */
@@ -53,6 +58,10 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
         return () =>
           watched(faults, () => {
             faults.onCommit?.();
+            if (!faults.down && (faults.landingRefused ?? 0) > 0) {
+              faults.landingRefused = faults.landingRefused! - 1;
+              return op.commit().then(() => ({ ok: false }) as Deno.KvCommitError);
+            }
             if (!faults.down && (faults.landing ?? 0) > 0) {
               faults.landing = faults.landing! - 1;
               return op.commit().then(fail);

@@ -142,6 +142,11 @@ Deno.test("a Host header that is not a host name is refused, not routed on", asy
     'Content-Length: 19\r\nConnection: close\r\n\r\n{"confirm":"sweep"}',
     "GET /api/version HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n",
     "GET /api/version HTTP/1.1\r\nHost: user@x\r\nConnection: close\r\n\r\n",
+    // Hosts no URL can hold: the pages and the body limit build URLs from the request's.
+    "GET /links/ HTTP/1.1\r\nHost: x%zz\r\nConnection: close\r\n\r\n",
+    "GET /links/ HTTP/1.1\r\nHost: x:99999\r\nConnection: close\r\n\r\n",
+    "POST /api/create HTTP/1.1\r\nHost: [:::]\r\nTransfer-Encoding: chunked\r\n" +
+    "Connection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
   ];
   for (const request of steered) {
     const answer = await exchangeRaw(port, request);
