@@ -7,7 +7,7 @@ import type { Config } from "./fresh.config.ts";
 import { runSweep } from "./lib/links/mod.ts";
 import { pause } from "./lib/kv/retry.ts";
 import { openStore, type Store } from "./lib/kv/store.ts";
-import { describeError, logLine } from "./lib/log/mod.ts";
+import { describeError, type Logger, logLine } from "./lib/log/mod.ts";
 import { createDeps } from "./routes/_lib/deps.ts";
 import { createApp } from "./routes/mod.ts";
 
@@ -32,6 +32,8 @@ export interface StartOptions {
   cron?: boolean;
   /** Whether to log where it listens; default true. */
   quiet?: boolean;
+  /** Where the service's log lines go; default stdout. */
+  log?: Logger;
 }
 
 /** Opens the store and serves the app as `config` says. */
@@ -46,7 +48,7 @@ export async function startServer(
     ttlMs: config.linkTtlMs,
     onUnavailable: (error) => unavailable = error,
   });
-  const deps = await createDeps(config, store);
+  const deps = await createDeps(config, store, { log: options.log });
   if (unavailable !== null) {
     deps.log(logLine("error", "the store could not be opened; answering 503 until it opens", {
       error: describeError(unavailable),

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
-import { call, startService, tempDir } from "../_helpers/server.ts";
+import { call, freePort, startService, tempDir } from "../_helpers/server.ts";
 
 /** A body of 70,000 one-byte chunks: refused before its reading holds up everyone else. */
 const MANY_PIECES = "POST /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n" +
@@ -218,4 +218,29 @@ Deno.test("connections held open past the file limit do not stop the service: it
   assertEquals((await call(service.origin, "/held")).status, 302);
   assertStringIncludes(service.output(), "the server stopped accepting connections; serving again");
   assertEquals((await service.stop()).code, 0);
+});
+
+Deno.test("a stop while the service pauses to serve again leaves nothing serving", async () => {
+  await using dir = await tempDir("lapse-files-");
+  const port = freePort();
+  const run = await new Deno.Command("prlimit", {
+    args: [
+      "--nofile=256:256",
+      Deno.execPath(),
+      "run",
+      "-A",
+      "tests/_fixtures/stop_during_reserve.ts",
+      String(port),
+      `${dir.path}/links.kv`,
+    ],
+    cwd: new URL("../..", import.meta.url).pathname, // the repository, whose deno.json it needs
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const output = new TextDecoder().decode(run.stdout).trim();
+  assertEquals(run.code, 0, new TextDecoder().decode(run.stderr));
+  assertEquals(JSON.parse(output.split("\n").at(-1)!), {
+    acceptFailed: true,
+    servedAfterStop: false,
+  });
 });
