@@ -24,36 +24,24 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * frames wrongly or sends in too many pieces is marked as a 400, not a fault of ours.
  */
 export function bodyLimit(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
-  const tooLarge = `request body must be at most ${Math.floor(maxBytes / 1024)} KiB`;
+  const message = `request body must be at most ${Math.floor(maxBytes / 1024)} KiB`;
+  const tooLarge = () => new HTTPException(413, { message });
   return async function bodyLimit(c, next) {
     const raw = c.req.raw;
     if (!raw.body || !BODY_METHODS.has(raw.method)) return await next();
     const declared = raw.headers.get("content-length");
     if (declared !== null && !raw.headers.has("transfer-encoding")) {
-      if (Number(declared) > maxBytes) {
-        c.set("bodyRefused", new HTTPException(413, { message: tooLarge }));
-      }
+      if (Number(declared) > maxBytes) c.set("bodyRefused", tooLarge());
       return await next();
     }
-    let body: Awaited<ReturnType<typeof readUpTo>>;
-    try {
-      body = await readUpTo(raw.body, maxBytes);
-    } catch (error) {
-      c.set("bodyRefused", unreadableBody(error));
-      return await next();
+    const body = await readUpTo(raw.body, maxBytes, tooLarge).catch(unreadableBody);
+    if (body instanceof Error) {
+      c.set("bodyRefused", body);
+    } else {
+      // A request built anew, not copied from the original: copying it would tie the copy to
+      // the original's abort signal, which Deno's server warns about.
+      c.req.raw = new Request(raw.url, { method: raw.method, headers: raw.headers, body });
     }
-    if (body === "too many pieces") {
-      const pieces = `request body must come in at most ${MAX_PIECES} pieces`;
-      c.set("bodyRefused", new InvalidInputError(pieces));
-      return await next();
-    }
-    if (body === "too large") {
-      c.set("bodyRefused", new HTTPException(413, { message: tooLarge }));
-      return await next();
-    }
-    // A request built anew, not copied from the original: copying it would tie the copy to the
-    // original's abort signal, which Deno's server warns about.
-    c.req.raw = new Request(raw.url, { method: raw.method, headers: raw.headers, body });
     return await next();
   };
 }
@@ -62,20 +50,23 @@ export function bodyLimit(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> 
 // a client can send a byte a piece, thousands to a packet.
 const MAX_PIECES = 1024;
 
-/** Why a body is refused as it is read. */
-type Refusal = "too large" | "too many pieces";
-
-/** The whole of `body`, or why it is refused (the rest left unread). */
+/**
+ * The whole of `body`, or the error that refuses it (the rest left unread): `tooLarge()` past
+ * `maxBytes`, a 400 past {@linkcode MAX_PIECES} pieces.
+ */
 async function readUpTo(
   body: ReadableStream<Uint8Array>,
   maxBytes: number,
-): Promise<Uint8Array<ArrayBuffer> | Refusal> {
+  tooLarge: () => Error,
+): Promise<Uint8Array<ArrayBuffer> | Error> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
-    if (size > maxBytes) return "too large";
-    if (chunks.length === MAX_PIECES) return "too many pieces";
+    if (size > maxBytes) return tooLarge();
+    if (chunks.length === MAX_PIECES) {
+      return new InvalidInputError(`request body must come in at most ${MAX_PIECES} pieces`);
+    }
     chunks.push(chunk);
   }
   const whole = new Uint8Array(size);
