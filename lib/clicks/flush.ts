@@ -380,12 +380,7 @@ async function commitChunk(
         title: link.title,
       });
     }
-    for (
-      const [kind, counts] of [[REFERRERS, link.referrers], [DEVICES, link.devices], [
-        COUNTRIES,
-        link.countries,
-      ]] as const
-    ) {
+    for (const [kind, counts] of breakdownsOf(link)) {
       for (const [name, count] of counts) add(kind, addShare(stats, kind, name, count), count);
     }
     atomic.check(entry).set(entry.key, stats);
@@ -423,16 +418,15 @@ function noteWriter(stats: LinkStats, writer: ClickWriter, commit: number, now: 
   for (const id of kept.slice(0, kept.length - MAX_WRITERS)) delete writers[id];
 }
 
+/** The link's visits by name, per ranked kind: referrers, devices, countries. */
+function breakdownsOf(link: LinkVisits): [kind: string, counts: Map<string, number>][] {
+  return [[REFERRERS, link.referrers], [DEVICES, link.devices], [COUNTRIES, link.countries]];
+}
+
 /** The ranked names `link`'s visits were counted under in `stats`. */
 function rankedNamesOf(link: LinkVisits, stats: LinkStats): RankedName[] {
   const names: RankedName[] = [];
-  for (
-    const [kind, counts] of [[REFERRERS, link.referrers], [DEVICES, link.devices], [
-      COUNTRIES,
-      link.countries,
-    ]] as const
-  ) {
-    if (!RANKED_KINDS.has(kind)) continue;
+  for (const [kind, counts] of breakdownsOf(link)) {
     for (const name of counts.keys()) {
       // A referrer past the link's limit was counted as `other`.
       const counted = kind === REFERRERS && !Object.hasOwn(stats.shares[kind] ?? {}, name)
