@@ -198,7 +198,7 @@ Deno.test("a failed flush of a link written before counts its visits once, on th
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "again" }, options);
   const faults = { commits: 0, down: false };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+  const buffer = flakyBuffer(store, faults);
   buffer.record(link, visit());
   await buffer.flush(); // the link's figures are now this process's own
   buffer.record(link, visit());
@@ -249,7 +249,7 @@ Deno.test("a commit that landed unanswered is found under another instance's lat
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "shared" }, options);
   const faults: Faults = { commits: 0, down: false, landing: 1 };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+  const buffer = flakyBuffer(store, faults);
   buffer.record(link, visit());
   await buffer.flush();
   assertEquals(buffer.pending, 1);
@@ -268,7 +268,7 @@ Deno.test("a commit that landed, then answered that its check failed, counts onc
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "relock" }, options);
   const faults: Faults = { commits: 0, down: false, landingRefused: 1 };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+  const buffer = flakyBuffer(store, faults);
   buffer.record(link, visit());
   buffer.record(link, visit());
   await buffer.flush();
@@ -281,7 +281,7 @@ Deno.test("visits whose commit failed unlanded, then landed unanswered, count on
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "twice" }, options);
   const faults: Faults = { commits: 1, down: false };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+  const buffer = flakyBuffer(store, faults);
   buffer.record(link, visit());
   await buffer.flush(); // failed, nothing written
   assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 0);
@@ -299,16 +299,15 @@ Deno.test("a failed flush's batch is retried before a batch midnight set aside d
   const link = await createLink(store, { url: "example.com", slug: "night" }, options);
   const other = await createLink(store, { url: "example.com/2", slug: "other" }, options);
   const faults: Faults = { commits: 1, down: false };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+  const buffer = flakyBuffer(store, faults);
   buffer.record(link, visit());
-  faults.onCommit = () => {
-    faults.onCommit = undefined;
+  onFirstCommit(faults, () => {
     // While the failing commit is under way: a visit to its link waits for the next batch,
     // then midnight passes, and that batch is set aside for the next flush.
     buffer.record(link, visit());
     store.advance(DAY_MS);
     buffer.record(other, visit());
-  };
+  });
   await buffer.flush();
   assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 0, "nothing landed");
   await buffer.flush();
@@ -403,6 +402,11 @@ Deno.test("the wait of the oldest unwritten visit grows until a flush writes it"
 });
 
 /** `count` links, in the order a flush writes them (their ids). */
+/** A buffer over `store` whose commits fail as `faults` say, its failures not logged. */
+function flakyBuffer(store: TestStore, faults: Faults): ClickBuffer {
+  return new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
+}
+
 async function linksOf(store: TestStore, count: number) {
   const links = [];
   for (let i = 0; i < count; i++) {
