@@ -1,9 +1,10 @@
 /**
  * The click buffer: the redirect records visits in memory and never waits for the store; a
  * timer flushes them as batched atomic sums every second (a flush longer than that is followed
- * at once by the next), sooner when the buffer is very large, and once more on shutdown. A visit
- * to a link that the flush under way has still to write is written by it, so a visit waits about
- * one flush at most. A flush that fails is logged and retried; nothing is lost meanwhile.
+ * at once by the next), sooner when a large batch would otherwise lag past the target or the
+ * buffer is very large, and once more on shutdown. A visit to a link that the flush under way
+ * has still to write is written by it, so a visit waits about one flush at most. A flush that
+ * fails is logged and retried; nothing is lost meanwhile.
  * @module
  */
 import type { Store } from "../kv/store.ts";
@@ -12,8 +13,11 @@ import { type RankedName, rerank } from "../tallies/rank.ts";
 import { type CountryLookup, VisitClassifier, type VisitFacts } from "./classify.ts";
 import {
   type ClickWriter,
+  commitsInFlight,
   type FlushOutcome,
+  type FlushPace,
   type KnownStats,
+  LAG_TARGET_MS,
   type LinkVisits,
   newClickWriter,
   writeVisits,
@@ -46,6 +50,10 @@ export interface ClickBufferOptions {
   /** Told what each committed chunk wrote, for metrics. */
   onFlushed?: (outcome: FlushOutcome) => void;
 }
+
+// A batch of fewer links is never flushed ahead of the timer, and a flush of fewer sets no pace:
+// small flushes take their time in fixed costs, not in links.
+const EARLY_FLUSH_LINKS = 1_000;
 
 interface Visitor {
   facts: VisitFacts;
@@ -92,6 +100,9 @@ export class ClickBuffer {
   // A timer tick came while a flush was under way: the next flush starts as it ends.
   #again = false;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #paceTimer: ReturnType<typeof setInterval> | undefined;
+  // The wall time the last large flush took a link (see startIfBehind); 0 until one has run.
+  #msPerLink = 0;
   #classifier: Promise<VisitClassifier> | null = null;
   #dropped = 0;
 
@@ -115,10 +126,7 @@ export class ClickBuffer {
    * metrics scrape, not for the request path.
    */
   waitingMs(now: number = this.#store.now()): number {
-    let oldest = Infinity;
-    for (const batch of [...this.#writing, ...this.#retry, this.#batch]) {
-      for (const link of batch.links.values()) oldest = Math.min(oldest, link.firstAt);
-    }
+    const oldest = oldestVisitAt([...this.#writing, ...this.#retry, this.#batch]);
     // A clock set back past the first visit reads as no wait, never as a negative one.
     return oldest === Infinity ? 0 : Math.max(0, now - oldest);
   }
@@ -190,7 +198,11 @@ export class ClickBuffer {
     return this.#flushing;
   }
 
-  /** Flushes every `intervalMs` (default 1 s) until {@linkcode ClickBuffer.stop}. */
+  /**
+   * Flushes every `intervalMs` (default 1 s) until {@linkcode ClickBuffer.stop}, and sooner
+   * when a large batch would otherwise lag past the target ({@linkcode ClickBuffer.startIfBehind},
+   * checked every tenth of that).
+   */
   start(intervalMs = 1000): void {
     this.#timer ??= setInterval(() => {
       // A flush still under way at the tick is followed at once by the next: flushes longer
@@ -198,12 +210,32 @@ export class ClickBuffer {
       if (this.#flushing !== null) this.#again = true;
       else void this.flush();
     }, intervalMs);
+    this.#paceTimer ??= setInterval(() => this.startIfBehind(), intervalMs / 10);
   }
 
-  /** Stops the timer and flushes what is left; a failure here is reported, not thrown. */
+  /**
+   * Starts a flush now, ahead of the timer, when the batch is large and writing it after the
+   * next tick would let its oldest visit wait past the lag target: the batch's oldest wait plus
+   * what its links would take, at the last large flush's pace. A flush's work grows with its
+   * links, so under many distinct links a second the batch is written sooner and smaller. True
+   * when it started one.
+   */
+  startIfBehind(now: number = this.#store.now()): boolean {
+    if (this.#flushing !== null || this.#retry.length > 0) return false;
+    const batch = this.#batch;
+    if (batch.links.size < EARLY_FLUSH_LINKS || this.#msPerLink === 0) return false;
+    const oldestAt = batch.links.values().next().value!.firstAt; // links go in as first visited
+    if (now - oldestAt + batch.links.size * this.#msPerLink < LAG_TARGET_MS) return false;
+    void this.flush();
+    return true;
+  }
+
+  /** Stops the timers and flushes what is left; a failure here is reported, not thrown. */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
+    clearInterval(this.#paceTimer);
     this.#timer = undefined;
+    this.#paceTimer = undefined;
     await this.flush();
     if (this.#batch.size > 0 || this.#retry.length > 0) await this.flush();
   }
@@ -215,10 +247,18 @@ export class ClickBuffer {
     this.#writing = batches;
     // After an outage there is a batch per second of it; their links together size the commits.
     const links = batches.reduce((sum, batch) => sum + batch.links.size, 0);
+    const now = this.#store.now();
+    const pace: FlushPace = {
+      oldestAt: oldestVisitAt(batches),
+      startedAt: now,
+      written: 0,
+      left: links,
+      now,
+    };
     try {
       for (const [i, batch] of batches.entries()) {
         try {
-          await this.#write(batch, links);
+          await this.#write(batch, pace);
         } catch (error) {
           // Keep this batch and the rest for the next flush; nothing recorded is lost. They go
           // before any batch that midnight moved to #retry meanwhile: a link's visits are
@@ -226,6 +266,9 @@ export class ClickBuffer {
           this.#keepForRetry([...batches.slice(i), ...this.#retry]);
           throw error;
         }
+      }
+      if (links >= EARLY_FLUSH_LINKS) {
+        this.#msPerLink = (this.#store.now() - pace.startedAt) / links;
       }
       // Names whose counts moved take their new places; a rerank that fails keeps them for the
       // next one (see `rerank`), which the next flush runs.
@@ -239,8 +282,13 @@ export class ClickBuffer {
     }
   }
 
-  async #write(batch: Batch, flushLinks: number): Promise<void> {
+  /**
+   * Writes one batch of a flush whose `pace` is kept up to date as its chunks commit: a flush
+   * falling behind the lag allowed takes more of the core (see `commitsInFlight`).
+   */
+  async #write(batch: Batch, pace: FlushPace): Promise<void> {
     const classifier = await this.#classifierReady();
+    const flushLinks = pace.written + pace.left;
     this.#open = batch;
     try {
       await writeVisits(this.#store, summaries(batch, classifier), {
@@ -248,7 +296,13 @@ export class ClickBuffer {
         touched: this.#touched,
         known: this.#known,
         writer: this.#writer,
+        inFlight: () => {
+          pace.now = this.#store.now();
+          return commitsInFlight(flushLinks, pace);
+        },
         onCommitted: (chunk, outcome) => {
+          pace.written += chunk.length;
+          pace.left -= chunk.length;
           // Committed chunks leave the batch, so a retry never writes them twice.
           for (const link of chunk) {
             const pending = batch.links.get(link.id);
@@ -304,6 +358,15 @@ export class ClickBuffer {
   #report(message: string, error: unknown): void {
     (this.#options.log ?? ((text, cause) => console.error(text, cause)))(message, error);
   }
+}
+
+/** When the oldest visit waiting in `batches` was recorded (epoch ms); Infinity when none waits. */
+function oldestVisitAt(batches: Batch[]): number {
+  let oldest = Infinity;
+  for (const batch of batches) {
+    for (const link of batch.links.values()) oldest = Math.min(oldest, link.firstAt);
+  }
+  return oldest;
 }
 
 /**

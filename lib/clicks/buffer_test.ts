@@ -441,6 +441,42 @@ function onFirstCommit(faults: Faults, act: () => void): void {
   };
 }
 
+Deno.test("a flush whose pace would let clicks lag past the limit keeps more commits in flight", async () => {
+  for (const [msACommit, inFlight] of [[10, 1], [60, 4]] as const) {
+    await using store = await memoryStore();
+    // Each commit of the first flush starts by reading its links' figures, and the lanes a
+    // chunk starts take their chunks at once: the reads under way count the commits in flight.
+    const faults: Faults = { commits: 0, down: false, reading: { now: 0, most: 0 } };
+    faults.onCommit = () => store.advance(msACommit);
+    // 300 links: 30 commits of 10, taking 0.3 s in all at 10 ms a commit, 1.8 s at 60 ms.
+    const { buffer } = await visitedLinks(store, 300, faults);
+    await buffer.flush();
+    assertEquals(faults.reading!.most, inFlight, `${msACommit} ms a commit`);
+    assertEquals(await tally(store, CLICKS), 300);
+    assertEquals(buffer.pending, 0);
+  }
+});
+
+Deno.test("a large batch is flushed ahead of the timer when the tick would let it lag past the target", async () => {
+  await using store = await memoryStore();
+  const faults: Faults = { commits: 0, down: false };
+  const { links, buffer } = await visitedLinks(store, 1_000, faults);
+  assertEquals(buffer.startIfBehind(store.now() + 10_000), false, "no large flush to pace by");
+  faults.onCommit = () => store.advance(10); // 100 commits of 10 links: 1 ms a link
+  await buffer.flush();
+  faults.onCommit = undefined;
+  for (const link of links.slice(0, 999)) buffer.record(link, visit());
+  assertEquals(buffer.startIfBehind(store.now() + 10_000), false, "fewer than 1,000 links");
+  buffer.record(links[999]!, visit());
+  // The oldest visit's wait plus 1,000 links at 1 ms: the 1.5 s target is reached at 500 ms.
+  assertEquals(buffer.startIfBehind(store.now() + 499), false);
+  assertEquals(buffer.startIfBehind(store.now() + 500), true);
+  assertEquals(buffer.startIfBehind(store.now() + 500), false, "one flush at a time");
+  await buffer.flush();
+  assertEquals(buffer.pending, 0);
+  assertEquals(await tally(store, CLICKS), 2_000);
+});
+
 Deno.test("a visit to a link the flush under way has not taken yet is written by that flush", async () => {
   await using store = await memoryStore();
   const { links, buffer, faults } = await visitedLinks(store, 15);

@@ -124,6 +124,29 @@ const MUTATIONS_PER_LINK = 10;
 // their sums add up in any order, so concurrent commits never conflict with each other.
 const LARGE_FLUSH = 3_000;
 const LARGE_FLUSH_IN_FLIGHT = 2;
+/**
+ * The longest a flush aims to let a visit wait: the contract allows clicks to lag a visit by
+ * 2 s, and the margin covers a flush's last commits and a late timer. A flush whose pace so far
+ * would write its last link later than that after its oldest visit keeps BEHIND_IN_FLIGHT
+ * commits in flight until it is back on pace: a 1,000,000-link store under 20,000 distinct links
+ * a second needs that share of the core (docs/benchmarks.md).
+ */
+export const LAG_TARGET_MS = 1_500;
+const BEHIND_IN_FLIGHT = 4;
+
+/** Where a flush under way stands, to judge whether it keeps pace with the lag allowed. */
+export interface FlushPace {
+  /** When the oldest visit it writes was recorded (epoch ms). */
+  oldestAt: number;
+  /** When it began (epoch ms). */
+  startedAt: number;
+  /** Links it has written so far. */
+  written: number;
+  /** Links it has still to write. */
+  left: number;
+  /** The time now (epoch ms). */
+  now: number;
+}
 
 /** Options of {@linkcode writeVisits}. */
 export interface WriteVisitsOptions {
@@ -148,6 +171,11 @@ export interface WriteVisitsOptions {
   onUncertain?(chunk: LinkVisits[]): void;
   /** Who writes, numbering its commits; default one writer for the process. */
   writer?: ClickWriter;
+  /**
+   * How many commits to keep in flight, asked as each chunk is taken; default
+   * {@linkcode commitsInFlight} of `flushLinks`, with no pace known.
+   */
+  inFlight?: () => number;
   /** Gathers the ranked names whose counts changed, for {@linkcode rerank} after. */
   touched: Map<string, RankedName>;
   /**
@@ -182,16 +210,38 @@ export async function writeVisits(
   let total: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
   // One chunk or a few in flight, each lane taking the next from the same iterator, so a link
   // is written once. A lane that throws closes the iterator; the others finish their chunk.
+  // Lanes start and end between chunks as the number wanted changes.
   const chunks = chunksOf(links, options.flushLinks);
+  const wanted = options.inFlight ?? (() => commitsInFlight(options.flushLinks));
+  const lanes: Promise<void>[] = [];
+  let running = 0;
   const lane = async () => {
-    for (const chunk of chunks) {
-      // Each chunk waits on the store, so requests are served between chunks.
-      const outcome = await writeChunk(store, chunk, options);
-      total = sumOutcomes(total, outcome); // added after the wait: other lanes add meanwhile
+    running++;
+    try {
+      for (;;) {
+        const next = chunks.next();
+        if (next.done) return;
+        // Each chunk waits on the store, so requests are served between chunks.
+        const outcome = await writeChunk(store, next.value, options);
+        total = sumOutcomes(total, outcome); // added after the wait: other lanes add meanwhile
+        if (running > wanted()) return;
+        startLanes();
+      }
+    } catch (error) {
+      chunks.return(undefined);
+      throw error;
+    } finally {
+      running--;
     }
   };
-  const lanes = Array.from({ length: commitsInFlight(options.flushLinks) }, lane);
-  const failed = (await Promise.allSettled(lanes)).find((lane) => lane.status === "rejected");
+  const startLanes = () => {
+    for (let more = wanted() - running; more > 0; more--) lanes.push(lane());
+  };
+  startLanes();
+  let settled: PromiseSettledResult<void>[] = [];
+  // Lanes started while others ran are waited for too.
+  while (settled.length < lanes.length) settled = await Promise.allSettled(lanes);
+  const failed = settled.find((lane) => lane.status === "rejected");
   if (failed !== undefined) throw failed.reason;
   return total;
 }
@@ -212,10 +262,15 @@ export function linksPerCommit(count: number): number {
 
 /**
  * The commits a flush of `count` links keeps in flight at once: one, unless the flush is large
- * (see {@linkcode LARGE_FLUSH}).
+ * (see {@linkcode LARGE_FLUSH}); more while its `pace` so far would make its oldest visit wait
+ * past the lag allowed (see {@linkcode LAG_TARGET_MS}).
  */
-export function commitsInFlight(count: number): number {
-  return count > LARGE_FLUSH ? LARGE_FLUSH_IN_FLIGHT : 1;
+export function commitsInFlight(count: number, pace?: FlushPace): number {
+  const usual = count > LARGE_FLUSH ? LARGE_FLUSH_IN_FLIGHT : 1;
+  if (pace === undefined || pace.written === 0 || pace.left === 0) return usual;
+  const msPerLink = Math.max(0, pace.now - pace.startedAt) / pace.written;
+  const done = pace.now + pace.left * msPerLink;
+  return done > pace.oldestAt + LAG_TARGET_MS ? Math.max(usual, BEHIND_IN_FLIGHT) : usual;
 }
 
 /**

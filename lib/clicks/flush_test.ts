@@ -46,7 +46,7 @@ async function storeFigures(store: TestStore, links: LinkVisits[]): Promise<void
 }
 
 Deno.test("a large flush keeps two commits in flight, and writes each link once", async () => {
-  assertEquals([1_000, 3_000, 3_001, 20_000].map(commitsInFlight), [1, 1, 2, 2]);
+  assertEquals([1_000, 3_000, 3_001, 20_000].map((count) => commitsInFlight(count)), [1, 1, 2, 2]);
   for (const [count, inFlight] of [[1_000, 1], [4_000, 2]] as const) {
     await using store = await memoryStore();
     const links = visits(count);
@@ -69,6 +69,56 @@ Deno.test("a large flush keeps two commits in flight, and writes each link once"
     );
     assertEquals(entries.map((entry) => entry.value?.shares[CLICKS]?.[""]), [1, 1]);
   }
+});
+
+Deno.test("a flush behind the lag allowed keeps more commits in flight, until back on pace", () => {
+  // 1,000 links written in 500 ms, 1,000 left: done at 2,000 ms.
+  const pace = { oldestAt: 600, startedAt: 1_000, written: 1_000, left: 1_000, now: 1_500 };
+  assertEquals(commitsInFlight(2_000, pace), 1, "done 1,400 ms after the oldest visit");
+  assertEquals(commitsInFlight(2_000, { ...pace, oldestAt: 400 }), 4, "done 1,600 ms after");
+  assertEquals(commitsInFlight(20_000, { ...pace, oldestAt: 400 }), 4);
+  assertEquals(commitsInFlight(20_000, pace), 2, "a large flush on pace keeps its two");
+  assertEquals(commitsInFlight(2_000, { ...pace, oldestAt: 400, written: 0 }), 1, "no pace yet");
+  assertEquals(commitsInFlight(2_000, { ...pace, oldestAt: 400, left: 0 }), 1, "nothing left");
+});
+
+Deno.test("a flush starts and ends lanes between chunks as the commits wanted in flight change", async () => {
+  await using store = await memoryStore();
+  const links = visits(1_000); // 100 chunks of 10
+  await storeFigures(store, links);
+  // Chunks taken and not yet committed: each lane takes its next chunk as it starts, so this
+  // is how many are in flight (a chunk may take one link ahead, to know it is full).
+  let taken = 0;
+  let committed = 0;
+  function* counted(): Generator<LinkVisits> {
+    for (const link of links) {
+      taken++;
+      yield link;
+    }
+  }
+  const inFlight = () => Math.floor((taken - committed) / 10);
+  let most = 0;
+  let mostAfter = 0; // once one is wanted again, and the lanes have had a chunk to end
+  const outcome = await writeVisits(store, counted(), {
+    flushLinks: links.length,
+    touched: new Map(),
+    known: new Map(),
+    inFlight: () => {
+      const chunks = committed / 10;
+      if (chunks >= 50) mostAfter = Math.max(mostAfter, inFlight());
+      return chunks >= 10 && chunks < 40 ? 4 : 1;
+    },
+    onCommitted: (chunk) => {
+      most = Math.max(most, inFlight());
+      committed += chunk.length;
+    },
+    onRefused: () => {},
+  });
+  assertEquals(most, 4);
+  assertEquals(mostAfter, 0, "one lane left, and it asks between its own commits");
+  assertEquals(committed, 1_000);
+  assertEquals(outcome, { clicks: 1_000, bots: 0, dropped: 0 });
+  assertEquals(await tally(store, CLICKS), 1_000, "each link written once");
 });
 
 Deno.test("a large flush that fails throws once its commits in flight settle, each told of", async () => {

@@ -1,6 +1,6 @@
 /**
- * A KV that fails on demand, for tests of store faults, and tells how many commits it runs at
- * once.
+ * A KV that fails on demand, for tests of store faults, and tells how many commits and reads
+ * of many keys it runs at once.
  * @module
  */
 
@@ -24,6 +24,8 @@ export interface Faults {
   down: boolean;
   /** When given, kept up to date: commits under way now, and the most there were at once. */
   committing?: { now: number; most: number };
+  /** When given, kept up to date: reads of many keys (`getMany`) under way, and the most at once. */
+  reading?: { now: number; most: number };
   /** When given, called as each commit starts, before it reaches the store. */
   onCommit?: () => void;
 }
@@ -46,6 +48,10 @@ export function faultyKv(kv: Deno.Kv, faults: Faults): Deno.Kv {
             : value.apply(target, args);
       }
       if (property === "close") return value.bind(target);
+      if (property === "getMany") {
+        return (...args: unknown[]) =>
+          watched(faults.reading, () => faults.down ? fail() : value.apply(target, args));
+      }
       return (...args: unknown[]) => (faults.down ? fail() : value.apply(target, args));
     },
   });
@@ -56,7 +62,7 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
     get(op, name) {
       if (name === "commit") {
         return () =>
-          watched(faults, () => {
+          watched(faults.committing, () => {
             faults.onCommit?.();
             if (!faults.down && (faults.landingRefused ?? 0) > 0) {
               faults.landingRefused = faults.landingRefused! - 1;
@@ -86,14 +92,17 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
   return proxy;
 }
 
-async function watched<T>(faults: Faults, commit: () => Promise<T>): Promise<T> {
-  const committing = faults.committing;
-  if (committing === undefined) return commit();
-  committing.now++;
-  committing.most = Math.max(committing.most, committing.now);
+/** Runs `op`, counted in `under` (when given) while it is under way. */
+async function watched<T>(
+  under: { now: number; most: number } | undefined,
+  op: () => Promise<T>,
+): Promise<T> {
+  if (under === undefined) return op();
+  under.now++;
+  under.most = Math.max(under.most, under.now);
   try {
-    return await commit();
+    return await op();
   } finally {
-    committing.now--;
+    under.now--;
   }
 }
