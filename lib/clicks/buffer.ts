@@ -35,7 +35,8 @@ export interface VisitedLink {
 export interface ClickBufferOptions {
   /**
    * Distinct pending visitors that make a flush start at once, a guard against a burst; default
-   * 20,000. Below it the timer sets the pace: each link is written at most once a tick while the
+   * 20,000. Below it the timer sets the pace, or the lag target for a large batch
+   * ({@linkcode ClickBuffer.startIfBehind}): each link is written about once a tick while the
    * flush keeps up, which a lower threshold would double under a steady load of many links.
    */
   flushThreshold?: number;
@@ -100,6 +101,7 @@ export class ClickBuffer {
   // A timer tick came while a flush was under way: the next flush starts as it ends.
   #again = false;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #intervalMs = 1000;
   #paceTimer: ReturnType<typeof setInterval> | undefined;
   // The wall time the last large flush took a link (see startIfBehind); 0 until one has run.
   #msPerLink = 0;
@@ -200,25 +202,32 @@ export class ClickBuffer {
 
   /**
    * Flushes every `intervalMs` (default 1 s) until {@linkcode ClickBuffer.stop}, and sooner
-   * when a large batch would otherwise lag past the target ({@linkcode ClickBuffer.startIfBehind},
-   * checked every tenth of that).
+   * when a large batch would lag past the target ({@linkcode ClickBuffer.startIfBehind}, checked
+   * every tenth of that).
    */
   start(intervalMs = 1000): void {
-    this.#timer ??= setInterval(() => {
+    this.#intervalMs = intervalMs;
+    this.#timer ??= this.#startTicks();
+    this.#paceTimer ??= setInterval(() => this.startIfBehind(), intervalMs / 10);
+  }
+
+  #startTicks(): ReturnType<typeof setInterval> {
+    return setInterval(() => {
       // A flush still under way at the tick is followed at once by the next: flushes longer
       // than a tick run back to back.
       if (this.#flushing !== null) this.#again = true;
       else void this.flush();
-    }, intervalMs);
-    this.#paceTimer ??= setInterval(() => this.startIfBehind(), intervalMs / 10);
+    }, this.#intervalMs);
   }
 
   /**
-   * Starts a flush now, ahead of the timer, when the batch is large and writing it after the
-   * next tick would let its oldest visit wait past the lag target: the batch's oldest wait plus
-   * what its links would take, at the last large flush's pace. A flush's work grows with its
-   * links, so under many distinct links a second the batch is written sooner and smaller. True
-   * when it started one.
+   * Starts a flush now, ahead of the timer, when the batch taking visits is large and its
+   * oldest visit's wait, plus what its links would take at the last large flush's pace, reaches
+   * the lag target. A flush's work grows with its links, so under many distinct links a second
+   * the batch is written sooner and smaller. The timer's next tick then comes a full interval
+   * later, so an early flush takes the tick's place rather than adding one. Does nothing while
+   * a failed batch (or one set aside at midnight) waits: the tick retries those. True when it
+   * started a flush.
    */
   startIfBehind(now: number = this.#store.now()): boolean {
     if (this.#flushing !== null || this.#retry.length > 0) return false;
@@ -226,6 +235,10 @@ export class ClickBuffer {
     if (batch.links.size < EARLY_FLUSH_LINKS || this.#msPerLink === 0) return false;
     const oldestAt = batch.links.values().next().value!.firstAt; // links go in as first visited
     if (now - oldestAt + batch.links.size * this.#msPerLink < LAG_TARGET_MS) return false;
+    if (this.#timer !== undefined) {
+      clearInterval(this.#timer);
+      this.#timer = this.#startTicks();
+    }
     void this.flush();
     return true;
   }
@@ -258,7 +271,7 @@ export class ClickBuffer {
     try {
       for (const [i, batch] of batches.entries()) {
         try {
-          await this.#write(batch, pace);
+          await this.#write(batch, links, pace);
         } catch (error) {
           // Keep this batch and the rest for the next flush; nothing recorded is lost. They go
           // before any batch that midnight moved to #retry meanwhile: a link's visits are
@@ -283,12 +296,15 @@ export class ClickBuffer {
   }
 
   /**
-   * Writes one batch of a flush whose `pace` is kept up to date as its chunks commit: a flush
-   * falling behind the lag allowed takes more of the core (see `commitsInFlight`).
+   * Writes one batch of a flush of `flushLinks` links whose `pace` is kept up to date as its
+   * chunks commit: a flush falling behind the lag target takes more of the core (see
+   * `commitsInFlight`).
    */
-  async #write(batch: Batch, pace: FlushPace): Promise<void> {
+  async #write(batch: Batch, flushLinks: number, pace: FlushPace): Promise<void> {
     const classifier = await this.#classifierReady();
-    const flushLinks = pace.written + pace.left;
+    // The pace is the store's: it counts from the first write, not from loading the country
+    // database that the process's first flush waits for.
+    if (pace.written === 0) pace.startedAt = this.#store.now();
     this.#open = batch;
     try {
       await writeVisits(this.#store, summaries(batch, classifier), {

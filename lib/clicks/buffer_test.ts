@@ -401,7 +401,6 @@ Deno.test("the wait of the oldest unwritten visit grows until a flush writes it"
   assertEquals(buffer.waitingMs(store.now() - 1_000), 0, "a clock set back: no negative wait");
 });
 
-/** `count` links, in the order a flush writes them (their ids). */
 /** A buffer over `store` whose commits fail as `faults` say, its failures not logged. */
 function flakyBuffer(store: TestStore, faults: Faults): ClickBuffer {
   return new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, { log: () => {} });
@@ -441,11 +440,12 @@ function onFirstCommit(faults: Faults, act: () => void): void {
   };
 }
 
-Deno.test("a flush whose pace would let clicks lag past the limit keeps more commits in flight", async () => {
+Deno.test("a flush whose pace would let clicks lag past the target keeps more commits in flight", async () => {
   for (const [msACommit, inFlight] of [[10, 1], [60, 4]] as const) {
     await using store = await memoryStore();
     // Each commit of the first flush starts by reading its links' figures, and the lanes a
     // chunk starts take their chunks at once: the reads under way count the commits in flight.
+    // (A chunk's ten keys are one read; the ranking after the flush reads a few names, alone.)
     const faults: Faults = { commits: 0, down: false, reading: { now: 0, most: 0 } };
     faults.onCommit = () => store.advance(msACommit);
     // 300 links: 30 commits of 10, taking 0.3 s in all at 10 ms a commit, 1.8 s at 60 ms.
@@ -457,10 +457,32 @@ Deno.test("a flush whose pace would let clicks lag past the limit keeps more com
   }
 });
 
-Deno.test("a large batch is flushed ahead of the timer when the tick would let it lag past the target", async () => {
+/** The timers a buffer sets, run by hand; disposing it puts the real ones back. */
+function handTimers() {
+  const timers: { tick: () => void; ms: number; cleared: boolean }[] = [];
+  const [setTimer, clearTimer] = [globalThis.setInterval, globalThis.clearInterval];
+  globalThis.setInterval = ((tick: () => void, ms: number) => {
+    timers.push({ tick, ms, cleared: false });
+    return { timer: timers.length - 1 }; // no real timer's id, so the real clear ignores it
+  }) as unknown as typeof setInterval;
+  globalThis.clearInterval = ((id?: { timer: number }) => {
+    if (id !== undefined) timers[id.timer]!.cleared = true;
+  }) as typeof clearInterval;
+  return {
+    timers,
+    [Symbol.dispose]() {
+      [globalThis.setInterval, globalThis.clearInterval] = [setTimer, clearTimer];
+    },
+  };
+}
+
+Deno.test("a large batch is flushed ahead of the timer when its oldest visit would lag past the target", async () => {
   await using store = await memoryStore();
   const faults: Faults = { commits: 0, down: false };
   const { links, buffer } = await visitedLinks(store, 1_000, faults);
+  using hand = handTimers();
+  buffer.start();
+  assertEquals(hand.timers.map(({ ms }) => ms), [1_000, 100], "the tick, and the check for pace");
   assertEquals(buffer.startIfBehind(store.now() + 10_000), false, "no large flush to pace by");
   faults.onCommit = () => store.advance(10); // 100 commits of 10 links: 1 ms a link
   await buffer.flush();
@@ -472,9 +494,16 @@ Deno.test("a large batch is flushed ahead of the timer when the tick would let i
   assertEquals(buffer.startIfBehind(store.now() + 499), false);
   assertEquals(buffer.startIfBehind(store.now() + 500), true);
   assertEquals(buffer.startIfBehind(store.now() + 500), false, "one flush at a time");
+  assertEquals(
+    hand.timers.map(({ ms, cleared }) => [ms, cleared]),
+    [[1_000, true], [100, false], [1_000, false]],
+    "the early flush takes the tick's place: the next comes a full interval later",
+  );
   await buffer.flush();
   assertEquals(buffer.pending, 0);
   assertEquals(await tally(store, CLICKS), 2_000);
+  await buffer.stop();
+  assert(hand.timers.every(({ cleared }) => cleared), "stop clears the timers");
 });
 
 Deno.test("a visit to a link the flush under way has not taken yet is written by that flush", async () => {
@@ -569,21 +598,14 @@ Deno.test("the wait is the oldest unwritten visit's, link by link", async () => 
 Deno.test("a tick during a flush starts the next flush as soon as it ends", async () => {
   await using store = await memoryStore();
   const { links, buffer, faults } = await visitedLinks(store, 15);
-  // The buffer's timer, ticked by hand.
-  const ticks: (() => void)[] = [];
-  const [setTimer, clearTimer] = [globalThis.setInterval, globalThis.clearInterval];
-  globalThis.setInterval = ((tick: () => void) => ticks.push(tick)) as typeof setInterval;
-  globalThis.clearInterval = (() => {}) as typeof clearInterval;
-  try {
-    buffer.start();
-  } finally {
-    [globalThis.setInterval, globalThis.clearInterval] = [setTimer, clearTimer];
-  }
+  using hand = handTimers();
+  buffer.start();
+  const tick = hand.timers[0]!.tick;
   onFirstCommit(faults, () => {
     buffer.record(links[0]!, visit({ userAgent: MOBILE_UA })); // written already: next batch
-    ticks[0]!(); // the timer ticks while the flush is under way
+    tick(); // the timer ticks while the flush is under way
   });
-  ticks[0]!();
+  tick();
   await buffer.flush(); // the flush the first tick started
   await new Promise((resolve) => setTimeout(resolve, 50));
   assertEquals(buffer.pending, 0, "the next flush ran at once, with no tick of its own");

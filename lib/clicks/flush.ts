@@ -172,8 +172,8 @@ export interface WriteVisitsOptions {
   /** Who writes, numbering its commits; default one writer for the process. */
   writer?: ClickWriter;
   /**
-   * How many commits to keep in flight, asked as each chunk is taken; default
-   * {@linkcode commitsInFlight} of `flushLinks`, with no pace known.
+   * How many commits to keep in flight (at least one), asked as the flush starts and after each
+   * commit; default {@linkcode commitsInFlight} of `flushLinks`, with no pace known.
    */
   inFlight?: () => number;
   /** Gathers the ranked names whose counts changed, for {@linkcode rerank} after. */
@@ -209,12 +209,15 @@ export async function writeVisits(
 ): Promise<FlushOutcome> {
   let total: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
   // One chunk or a few in flight, each lane taking the next from the same iterator, so a link
-  // is written once. A lane that throws closes the iterator; the others finish their chunk.
-  // Lanes start and end between chunks as the number wanted changes.
+  // is written once. Lanes start and end between chunks as the number wanted changes; one
+  // always runs while chunks are left. A lane that fails closes the iterator and keeps its
+  // error, so none rejects unwatched; the others finish their chunk.
   const chunks = chunksOf(links, options.flushLinks);
-  const wanted = options.inFlight ?? (() => commitsInFlight(options.flushLinks));
+  const asked = options.inFlight ?? (() => commitsInFlight(options.flushLinks));
+  const wanted = () => Math.max(1, asked() || 1);
   const lanes: Promise<void>[] = [];
   let running = 0;
+  let failure: { error: unknown } | undefined;
   const lane = async () => {
     running++;
     try {
@@ -228,8 +231,8 @@ export async function writeVisits(
         startLanes();
       }
     } catch (error) {
+      failure ??= { error };
       chunks.return(undefined);
-      throw error;
     } finally {
       running--;
     }
@@ -238,11 +241,12 @@ export async function writeVisits(
     for (let more = wanted() - running; more > 0; more--) lanes.push(lane());
   };
   startLanes();
-  let settled: PromiseSettledResult<void>[] = [];
   // Lanes started while others ran are waited for too.
-  while (settled.length < lanes.length) settled = await Promise.allSettled(lanes);
-  const failed = settled.find((lane) => lane.status === "rejected");
-  if (failed !== undefined) throw failed.reason;
+  for (let waited = 0; waited < lanes.length;) {
+    waited = lanes.length;
+    await Promise.all(lanes);
+  }
+  if (failure !== undefined) throw failure.error;
   return total;
 }
 

@@ -121,6 +121,37 @@ Deno.test("a flush starts and ends lanes between chunks as the commits wanted in
   assertEquals(await tally(store, CLICKS), 1_000, "each link written once");
 });
 
+Deno.test("a flush whose lane started midway fails throws once every lane settles", async () => {
+  // Four lanes from the sixth commit on; one of commits 16-19 fails, each a different lane's.
+  for (const passing of [15, 16, 17, 18]) {
+    await using store = await memoryStore();
+    const links = visits(1_000);
+    await storeFigures(store, links);
+    const faults: Faults = { commits: 1, passing, down: false, committing: { now: 0, most: 0 } };
+    let told = 0;
+    let chunks = 0;
+    await assertRejects(
+      () =>
+        writeVisits({ ...store, kv: faultyKv(store.kv, faults) }, links, {
+          flushLinks: links.length,
+          touched: new Map(),
+          known: new Map(),
+          inFlight: () => chunks >= 5 ? 4 : 1,
+          onCommitted: (_, outcome) => {
+            chunks++;
+            told += outcome.clicks;
+          },
+          onRefused: () => {},
+        }),
+      Error,
+      "simulated store failure",
+    );
+    assertEquals(faults.committing!.now, 0, "nothing left under way");
+    assert(told < links.length, "the flush stopped taking chunks");
+    assertEquals(await tally(store, CLICKS), told, "what was told of is what was written");
+  }
+});
+
 Deno.test("a large flush that fails throws once its commits in flight settle, each told of", async () => {
   await using store = await memoryStore();
   const links = visits(4_000);

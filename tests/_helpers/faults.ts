@@ -24,7 +24,7 @@ export interface Faults {
   down: boolean;
   /** When given, kept up to date: commits under way now, and the most there were at once. */
   committing?: { now: number; most: number };
-  /** When given, kept up to date: reads of many keys (`getMany`) under way, and the most at once. */
+  /** When given, kept up to date: `getMany` reads under way now, and the most at once. */
   reading?: { now: number; most: number };
   /** When given, called as each commit starts, before it reaches the store. */
   onCommit?: () => void;
