@@ -8,6 +8,7 @@ import { runSweep } from "./lib/links/mod.ts";
 import { pause } from "./lib/kv/retry.ts";
 import { openStore, type Store } from "./lib/kv/store.ts";
 import { describeError, type Logger, logLine } from "./lib/log/mod.ts";
+import { repairRanks } from "./lib/tallies/rank.ts";
 import { createDeps } from "./routes/_lib/deps.ts";
 import { createApp } from "./routes/mod.ts";
 
@@ -61,7 +62,10 @@ export async function startServer(
   if (options.cron ?? true) {
     Deno.cron("sweep expired links", "0 * * * *", { signal: sweeps.signal }, async () => {
       const report = await runSweep(store, { metrics: deps.metrics });
-      deps.log(logLine("info", "sweep", { swept: report.swept, stamped: report.stamped }));
+      const reranked = await repairRanks(store);
+      deps.log(
+        logLine("info", "sweep", { swept: report.swept, stamped: report.stamped, reranked }),
+      );
     });
   }
   let stopping: Promise<void> | null = null;

@@ -5,15 +5,16 @@
 import { ConfigError, loadConfig } from "../fresh.config.ts";
 import { runSweep } from "../lib/links/mod.ts";
 import { openStore } from "../lib/kv/store.ts";
-import { rerank } from "../lib/tallies/rank.ts";
+import { repairRanks } from "../lib/tallies/rank.ts";
 
 if (import.meta.main) {
   try {
     const config = loadConfig();
     const store = await openStore(config.kvPath, { ttlMs: config.linkTtlMs });
-    console.log(JSON.stringify(await runSweep(store)));
-    // Names a failed rerank left behind are placed before the process goes, or the task fails.
-    await rerank(store, []);
+    const report = await runSweep(store);
+    // Names left out of place (by this run's failed rerank, or a process that stopped) are
+    // placed before the process goes, or the task fails.
+    console.log(JSON.stringify({ ...report, reranked: await repairRanks(store) }));
     store.kv.close();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -51,6 +51,11 @@ export function tallyKey(kind: string, name: string): Deno.KvKey {
   return ["tallies", kind, name];
 }
 
+/** Prefix of every name's counter of one tally. */
+export function talliesPrefix(kind: string): Deno.KvKey {
+  return ["tallies", kind];
+}
+
 /** Orders the names of one ranked tally by count. */
 export function tallyRankKey(kind: string, count: bigint, name: string): Deno.KvKey {
   return ["tally_ranks", kind, count, name];
@@ -59,6 +64,11 @@ export function tallyRankKey(kind: string, count: bigint, name: string): Deno.Kv
 /** The count a name of a ranked tally is ordered under now, so its place can be moved. */
 export function tallyRankedAtKey(kind: string, name: string): Deno.KvKey {
   return ["tally_ranked_at", kind, name];
+}
+
+/** Prefix of the counts the names of one ranked tally are ordered under. */
+export function tallyRankedAtPrefix(kind: string): Deno.KvKey {
+  return ["tally_ranked_at", kind];
 }
 
 /** Prefix of one ranked tally's order. */

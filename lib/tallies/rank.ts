@@ -5,12 +5,18 @@
  * @module
  */
 import { getManyChunked } from "../kv/get_many.ts";
-import { tallyKey, tallyRankedAtKey, tallyRankKey } from "../kv/keys.ts";
+import {
+  talliesPrefix,
+  tallyKey,
+  tallyRankedAtKey,
+  tallyRankedAtPrefix,
+  tallyRankKey,
+} from "../kv/keys.ts";
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 import { StoreUnavailableError } from "../errors.ts";
 import { readCount } from "./count.ts";
-import { tallyNameKey } from "./kinds.ts";
+import { RANKED_KINDS, tallyNameKey } from "./kinds.ts";
 
 /** A name of a ranked tally. */
 export interface RankedName {
@@ -60,7 +66,35 @@ export async function rerankAfter(store: Store, names: Iterable<RankedName>): Pr
   }
 }
 
-async function rerankChunk(store: Store, names: RankedName[]): Promise<void> {
+/**
+ * Finds every name of a ranked tally whose place differs from its count and moves it: a process
+ * that stopped between a commit that changed counts and its rerank leaves such names, which
+ * would otherwise wait for their count to change again (the stats read names in the order of
+ * their places). Reads each kind's counts, then its places, a commit's worth of names at a
+ * time, so memory stays flat whatever the number of names. Returns how many names it moved.
+ */
+export async function repairRanks(store: Store): Promise<number> {
+  let moved = 0;
+  for (const kind of RANKED_KINDS) {
+    // A name with a count and a name with a place: a name with both is read twice, and moved
+    // at most once.
+    for (const prefix of [talliesPrefix(kind), tallyRankedAtPrefix(kind)]) {
+      const names: RankedName[] = [];
+      const place = async () => {
+        moved += await rerankChunk(store, names.splice(0));
+      };
+      for await (const entry of store.kv.list({ prefix })) {
+        names.push({ kind, name: String(entry.key[2]) });
+        if (names.length === NAMES_PER_COMMIT) await place();
+      }
+      await place();
+    }
+  }
+  return moved;
+}
+
+/** Moves each of `names` to the place its count gives it; returns how many moved. */
+async function rerankChunk(store: Store, names: RankedName[]): Promise<number> {
   for (;;) {
     const entries = await getManyChunked(
       store.kv,
@@ -84,8 +118,8 @@ async function rerankChunk(store: Store, names: RankedName[]): Promise<void> {
       }
       moves++;
     });
-    if (moves === 0) return;
+    if (moves === 0) return 0;
     const result = await retryLocked(() => atomic.commit());
-    if (result.ok) return;
+    if (result.ok) return moves;
   }
 }
