@@ -4,7 +4,7 @@
  * @module
  */
 import type { Config } from "./fresh.config.ts";
-import { runSweep } from "./lib/links/mod.ts";
+import { runSweep, type SweepOptions } from "./lib/links/mod.ts";
 import { pause } from "./lib/kv/retry.ts";
 import { openStore, type Store } from "./lib/kv/store.ts";
 import { describeError, type Logger, logLine } from "./lib/log/mod.ts";
@@ -60,13 +60,12 @@ export async function startServer(
   store.cache.watch(store.kv);
   const sweeps = new AbortController();
   if (options.cron ?? true) {
-    Deno.cron("sweep expired links", "0 * * * *", { signal: sweeps.signal }, async () => {
-      const report = await runSweep(store, { metrics: deps.metrics });
-      const reranked = await repairRanks(store);
-      deps.log(
-        logLine("info", "sweep", { swept: report.swept, stamped: report.stamped, reranked }),
-      );
-    });
+    Deno.cron(
+      "sweep expired links",
+      "0 * * * *",
+      { signal: sweeps.signal },
+      () => runHourlyJob(store, deps),
+    );
   }
   let stopping: Promise<void> | null = null;
   // Deno's server stops accepting for good when accepting fails (out of file descriptors, say,
@@ -131,4 +130,25 @@ export async function startServer(
       }
     },
   };
+}
+
+/**
+ * The hourly job: the sweep, then the repair of the tallies' ranking (`repairRanks`), each logged.
+ * The repair runs whether or not the sweep succeeded, and its failure is logged, not thrown:
+ * the next hour runs it again. A failed sweep is thrown, after the repair.
+ */
+export async function runHourlyJob(
+  store: Store,
+  deps: { log: Logger; metrics?: SweepOptions["metrics"] },
+): Promise<void> {
+  try {
+    const report = await runSweep(store, { metrics: deps.metrics });
+    deps.log(logLine("info", "sweep", { swept: report.swept, stamped: report.stamped }));
+  } finally {
+    try {
+      deps.log(logLine("info", "ranks repaired", { reranked: await repairRanks(store) }));
+    } catch (error) {
+      deps.log(logLine("error", "ranks repair failed", { error: describeError(error) }));
+    }
+  }
 }

@@ -1,4 +1,8 @@
-import { assert, assertEquals, assertStringIncludes } from "./_helpers/assert.ts";
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "./_helpers/assert.ts";
+import { type Faults, faultyKv } from "./_helpers/faults.ts";
+import { memoryStore } from "./_helpers/store.ts";
+import type { LogLine } from "../lib/log/mod.ts";
+import { runHourlyJob } from "../server.ts";
 import { call, startService, tempDir } from "./_helpers/server.ts";
 import { DESKTOP_UA } from "./_helpers/visits.ts";
 import { tallyKey } from "../lib/kv/keys.ts";
@@ -159,4 +163,24 @@ Deno.test("SIGTERM right after 100 visits loses none of them", async () => {
   await using second = await startService({ env });
   const [entry] = (await call(second.origin, "/api/links")).json<{ clicks: number }[]>();
   assertEquals(entry?.clicks, 100);
+});
+
+Deno.test("the hourly job sweeps, then repairs the ranking, and logs both; a failure is logged too", async () => {
+  await using store = await memoryStore();
+  // A click counted by a process that stopped before ranking its referrer.
+  await store.kv.atomic().sum(tallyKey(REFERRERS, "x.example"), 1n).commit();
+  const lines: LogLine[] = [];
+  await runHourlyJob(store, { log: (line) => lines.push(line) });
+  assertEquals(lines.map(({ msg, swept, reranked }) => ({ msg, swept, reranked })), [
+    { msg: "sweep", swept: 0, reranked: undefined },
+    { msg: "ranks repaired", swept: undefined, reranked: 1 },
+  ]);
+  lines.length = 0;
+  const down: Faults = { commits: 0, down: true };
+  await assertRejects(
+    () => runHourlyJob({ ...store, kv: faultyKv(store.kv, down) }, { log: (l) => lines.push(l) }),
+    Error,
+    "simulated store failure",
+  );
+  assertEquals(lines.map(({ level, msg }) => [level, msg]), [["error", "ranks repair failed"]]);
 });

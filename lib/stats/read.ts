@@ -158,7 +158,10 @@ async function readTopLinks(
 /**
  * The names of `kind` with the most clicks once gone links are taken out. Names are read in
  * order of their stored count, which only ever overstates: reading stops once the last of the
- * best {@linkcode TOP_NAMES} corrected counts beats every count not yet read.
+ * best {@linkcode TOP_NAMES} corrected counts beats every count not yet read. (A count that grew
+ * is placed a moment later, by the commit's rerank; a process that stopped in that moment
+ * leaves the name low until the hourly repair, `repairRanks`.) A name read twice, moved while
+ * the places were read, counts once.
  */
 async function readTopNames(
   store: Store,
@@ -166,6 +169,7 @@ async function readTopNames(
   less: (kind: string, name: string) => bigint,
 ): Promise<StatsCount[]> {
   const found: { name: string; count: bigint }[] = [];
+  const seen = new Set<string>();
   const ranks = store.kv.list({ prefix: tallyRanksPrefix(kind) }, { reverse: true, batchSize: 50 });
   for await (const entry of ranks) {
     const stored = entry.key[2] as bigint;
@@ -174,6 +178,8 @@ async function readTopNames(
       if (best[TOP_NAMES - 1]! > stored) break;
     }
     const name = String(entry.key[3]);
+    if (seen.has(name)) continue;
+    seen.add(name);
     const count = clamp(stored - less(kind, name));
     if (count > 0n) found.push({ name, count });
   }

@@ -6,8 +6,8 @@ import { countryCode } from "../clicks/classify.ts";
 import { createLink } from "../links/create.ts";
 import { removeLink } from "../links/remove.ts";
 import { sweepExpiredLinks } from "../links/sweep.ts";
-import { tallyKey } from "../kv/keys.ts";
-import { LINKS } from "../tallies/kinds.ts";
+import { tallyKey, tallyRankKey } from "../kv/keys.ts";
+import { LINKS, REFERRERS } from "../tallies/kinds.ts";
 import { readStats } from "./read.ts";
 import type { Stats } from "./types.ts";
 
@@ -187,6 +187,15 @@ Deno.test("a breakdown stays exact when an expired link held its leading names",
   store.advance(6 * DAY); // "loud" has expired, not yet swept
   const { referrers } = await readStats(store, { baseUrl });
   assertEquals(referrers, [{ name: "kept.example", clicks: 1 }]);
+});
+
+Deno.test("a name found at two places, as when it moves while they are read, is listed once", async () => {
+  await using store = await memoryStore();
+  await clicked(store, "one", [visit({ referer: "https://twice.example/" })]);
+  // A second, stale place of the same name, above its real one.
+  await store.kv.set(tallyRankKey(REFERRERS, 5n, "twice.example"), null);
+  const { referrers } = await readStats(store, { baseUrl });
+  assertEquals(referrers, [{ name: "twice.example", clicks: 5 }]);
 });
 
 Deno.test("sweeping every link leaves no figure, no rank and no link figures behind", async () => {

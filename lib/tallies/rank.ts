@@ -70,32 +70,90 @@ export async function rerankAfter(store: Store, names: Iterable<RankedName>): Pr
  * Finds every name of a ranked tally whose place differs from its count and moves it: a process
  * that stopped between a commit that changed counts and its rerank leaves such names, which
  * would otherwise wait for their count to change again (the stats read names in the order of
- * their places). Reads each kind's counts, then its places, a commit's worth of names at a
- * time, so memory stays flat whatever the number of names. Returns how many names it moved.
+ * their places). Walks each kind's counters, then its places, a commit's worth of names at a
+ * time, so memory stays flat whatever the number of names; a counter at zero with no place
+ * (every link that held a share of it gone) is deleted, so the walk stays as long as the names
+ * in use. A name whose count keeps changing under the move is left to the writer changing it,
+ * which places it after. Returns how many names it moved.
  */
 export async function repairRanks(store: Store): Promise<number> {
   let moved = 0;
   for (const kind of RANKED_KINDS) {
-    // A name with a count and a name with a place: a name with both is read twice, and moved
-    // at most once.
-    for (const prefix of [talliesPrefix(kind), tallyRankedAtPrefix(kind)]) {
-      const names: RankedName[] = [];
-      const place = async () => {
-        moved += await rerankChunk(store, names.splice(0));
-      };
-      for await (const entry of store.kv.list({ prefix })) {
-        names.push({ kind, name: String(entry.key[2]) });
-        if (names.length === NAMES_PER_COMMIT) await place();
-      }
-      await place();
-    }
+    moved += await repairWalk(store, kind, "counters");
+    moved += await repairWalk(store, kind, "places");
   }
   return moved;
 }
 
-/** Moves each of `names` to the place its count gives it; returns how many moved. */
-async function rerankChunk(store: Store, names: RankedName[]): Promise<number> {
-  for (;;) {
+// Tries at a move that another writer keeps beating, for the repair.
+const REPAIR_TRIES = 5;
+
+/** {@linkcode repairRanks} over one side of one kind: its counters, or its places. */
+async function repairWalk(
+  store: Store,
+  kind: string,
+  side: "counters" | "places",
+): Promise<number> {
+  const counters = side === "counters";
+  let moved = 0;
+  let group: Deno.KvEntry<unknown>[] = [];
+  const settle = async () => {
+    const names = group.map((entry) => entry.key[2] as string);
+    const others = await getManyChunked(
+      store.kv,
+      names.map((name) => counters ? tallyRankedAtKey(kind, name) : tallyKey(kind, name)),
+    );
+    const lagging: RankedName[] = [];
+    const unused = store.kv.atomic();
+    let unusedCount = 0;
+    group.forEach((entry, i) => {
+      const [counter, place] = counters ? [entry, others[i]!] : [others[i]!, entry];
+      const count = readCount(counter.value);
+      if (count !== readCount(place.value)) lagging.push({ kind, name: names[i]! });
+      else if (counters && count === 0n) {
+        unused.check(counter, place).delete(counter.key);
+        unusedCount++;
+      }
+    });
+    group = [];
+    // A name counted meanwhile fails the check and keeps its counter, all of this group with it
+    // until the next repair.
+    if (unusedCount > 0) await retryLocked(() => unused.commit());
+    moved += await placeAll(store, lagging);
+  };
+  const prefix = counters ? talliesPrefix(kind) : tallyRankedAtPrefix(kind);
+  for await (const entry of store.kv.list({ prefix })) {
+    if (typeof entry.key[2] !== "string") continue; // not a name any writer makes
+    group.push(entry);
+    if (group.length === NAMES_PER_COMMIT) await settle();
+  }
+  if (group.length > 0) await settle();
+  return moved;
+}
+
+/**
+ * Moves `names` in one commit, or one at a time when other writers keep beating it; returns
+ * how many moved.
+ */
+async function placeAll(store: Store, names: RankedName[]): Promise<number> {
+  if (names.length === 0) return 0;
+  const moved = await rerankChunk(store, names, REPAIR_TRIES);
+  if (moved !== null || names.length === 1) return moved ?? 0;
+  let each = 0;
+  for (const name of names) each += await rerankChunk(store, [name], REPAIR_TRIES) ?? 0;
+  return each;
+}
+
+/**
+ * Moves each of `names` to the place its count gives it, read again when another writer moved
+ * first, up to `tries` times; returns how many moved, or null when every try was beaten.
+ */
+async function rerankChunk(
+  store: Store,
+  names: RankedName[],
+  tries = Infinity,
+): Promise<number | null> {
+  for (let tried = 0; tried < tries; tried++) {
     const entries = await getManyChunked(
       store.kv,
       names.flatMap(({ kind, name }) => [tallyKey(kind, name), tallyRankedAtKey(kind, name)]),
@@ -122,4 +180,5 @@ async function rerankChunk(store: Store, names: RankedName[]): Promise<number> {
     const result = await retryLocked(() => atomic.commit());
     if (result.ok) return moves;
   }
+  return null;
 }

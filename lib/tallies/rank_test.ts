@@ -1,26 +1,30 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
-import { keysUnder, memoryStore } from "../../tests/_helpers/store.ts";
-import { tallyKey, tallyRankedAtKey, tallyRanksPrefix } from "../kv/keys.ts";
-import { COUNTRIES, REFERRERS } from "./kinds.ts";
+import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
+import { keysUnder, memoryStore, type TestStore } from "../../tests/_helpers/store.ts";
+import { talliesPrefix, tallyKey, tallyRankedAtKey, tallyRanksPrefix } from "../kv/keys.ts";
+import { minus } from "./count.ts";
+import { CLICKS, COUNTRIES, REFERRERS } from "./kinds.ts";
 import { repairRanks, rerank } from "./rank.ts";
+
+async function add(store: TestStore, kind: string, name: string, count: bigint): Promise<void> {
+  await store.kv.atomic().sum(tallyKey(kind, name), count).commit();
+}
 
 Deno.test("repairing the ranks moves the names a stopped process left out of place, and only those", async () => {
   await using store = await memoryStore();
-  const add = async (kind: string, name: string, count: bigint) => {
-    await store.kv.atomic().sum(tallyKey(kind, name), count).commit();
-  };
-  await add(REFERRERS, "a.example", 3n);
-  await add(REFERRERS, "b.example", 2n);
-  await add(COUNTRIES, "GB", 1n);
+  await add(store, REFERRERS, "a.example", 3n);
+  await add(store, REFERRERS, "b.example", 2n);
+  await add(store, COUNTRIES, "GB", 1n);
+  await add(store, CLICKS, "", 9n);
   await rerank(store, [
     { kind: REFERRERS, name: "a.example" },
     { kind: REFERRERS, name: "b.example" },
     { kind: COUNTRIES, name: "GB" },
   ]);
   assertEquals(await repairRanks(store), 0, "every name in its place");
-  // Counts that changed with no rerank after: one grew past another, one is gone.
-  await add(REFERRERS, "b.example", 5n);
-  await add(REFERRERS, "c.example", 1n);
+  // Counts that changed with no rerank after: one grew past another, one is new, one is gone.
+  await add(store, REFERRERS, "b.example", 5n);
+  await add(store, REFERRERS, "c.example", 1n);
   await store.kv.delete(tallyKey(COUNTRIES, "GB"));
   assertEquals(await repairRanks(store), 3);
   assertEquals(await keysUnder(store, tallyRanksPrefix(REFERRERS)), [
@@ -30,7 +34,28 @@ Deno.test("repairing the ranks moves the names a stopped process left out of pla
   ]);
   assertEquals(await keysUnder(store, tallyRanksPrefix(COUNTRIES)), [], "a gone name leaves");
   assertEquals((await store.kv.get(tallyRankedAtKey(COUNTRIES, "GB"))).value, null);
+  assertEquals(await keysUnder(store, tallyRanksPrefix(CLICKS)), [], "a kind not ranked stays so");
   assertEquals(await repairRanks(store), 0, "nothing left to move");
+});
+
+Deno.test("repairing the ranks deletes counters back at zero, once their place is gone", async () => {
+  await using store = await memoryStore();
+  await add(store, REFERRERS, "gone.example", 2n);
+  await add(store, REFERRERS, "kept.example", 1n);
+  await rerank(store, [{ kind: REFERRERS, name: "gone.example" }]);
+  await add(store, REFERRERS, "gone.example", minus(2n)); // its links removed, no rerank after
+  assertEquals(await repairRanks(store), 2, "one taken out of its place, one given a place");
+  assertEquals(await keysUnder(store, tallyRanksPrefix(REFERRERS)), [
+    [...tallyRanksPrefix(REFERRERS), 1n, "kept.example"],
+  ]);
+  assertEquals(await keysUnder(store, talliesPrefix(REFERRERS)), [
+    tallyKey(REFERRERS, "gone.example"),
+    tallyKey(REFERRERS, "kept.example"),
+  ]);
+  assertEquals(await repairRanks(store), 0);
+  assertEquals(await keysUnder(store, talliesPrefix(REFERRERS)), [
+    tallyKey(REFERRERS, "kept.example"),
+  ], "the counter at zero with no place is gone");
 });
 
 Deno.test("repairing the ranks goes through names many commits' worth at a time", async () => {
@@ -42,4 +67,18 @@ Deno.test("repairing the ranks goes through names many commits' worth at a time"
   const ranks = await keysUnder(store, tallyRanksPrefix(REFERRERS));
   assertEquals(ranks.length, 100);
   assertEquals(ranks.at(-1), [...tallyRanksPrefix(REFERRERS), 100n, "site99.example"]);
+});
+
+Deno.test("repairing the ranks gives up on names other writers keep moving, and ends", async () => {
+  await using store = await memoryStore();
+  await add(store, REFERRERS, "a.example", 1n);
+  await add(store, REFERRERS, "b.example", 2n);
+  // Every commit beaten: five tries at both, then five at each, on both walks.
+  const faults: Faults = { commits: 0, down: false, refusing: 1_000 };
+  assertEquals(await repairRanks({ ...store, kv: faultyKv(store.kv, faults) }), 0);
+  assertEquals(1_000 - faults.refusing!, 15, "five tries for the pair, then five for each");
+  assertEquals(await keysUnder(store, tallyRanksPrefix(REFERRERS)), []);
+  faults.refusing = 7; // beaten at the pair, then once more at its first name alone
+  assertEquals(await repairRanks({ ...store, kv: faultyKv(store.kv, faults) }), 2);
+  assertEquals((await keysUnder(store, tallyRanksPrefix(REFERRERS))).length, 2);
 });

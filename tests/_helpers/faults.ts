@@ -20,6 +20,11 @@ export interface Faults {
    * landed does (default 0); each counts down.
    */
   landingRefused?: number;
+  /**
+   * Commits that answer that their check failed without landing, as when another writer moved
+   * first (default 0); each counts down.
+   */
+  refusing?: number;
   /** While true, every read and write fails. */
   down: boolean;
   /** When given, kept up to date: commits under way now, and the most there were at once. */
@@ -64,6 +69,10 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
         return () =>
           watched(faults.committing, () => {
             faults.onCommit?.();
+            if (!faults.down && (faults.refusing ?? 0) > 0) {
+              faults.refusing = faults.refusing! - 1;
+              return Promise.resolve({ ok: false } as Deno.KvCommitError);
+            }
             if (!faults.down && (faults.landingRefused ?? 0) > 0) {
               faults.landingRefused = faults.landingRefused! - 1;
               return op.commit().then(() => ({ ok: false }) as Deno.KvCommitError);
