@@ -4,6 +4,8 @@ import { BOT_UA, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
 import { countryCode } from "../clicks/classify.ts";
 import { createLink } from "../links/create.ts";
+import { importLegacyLinks } from "../links/legacy.ts";
+import { getLiveLink } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
 import { sweepExpiredLinks } from "../links/sweep.ts";
 import { tallyKey, tallyRankKey } from "../kv/keys.ts";
@@ -187,6 +189,21 @@ Deno.test("a breakdown stays exact when an expired link held its leading names",
   store.advance(6 * DAY); // "loud" has expired, not yet swept
   const { referrers } = await readStats(store, { baseUrl });
   assertEquals(referrers, [{ name: "kept.example", clicks: 1 }]);
+});
+
+Deno.test("a legacy link counts in the totals, its imported clicks on no day, its later ones on theirs", async () => {
+  await using store = await memoryStore();
+  await importLegacyLinks(store, { old: { url: "example.com/old", clicks: 5 } }, options);
+  const link = (await getLiveLink(store, "old"))!;
+  const buffer = new ClickBuffer(store);
+  buffer.record(link, visit());
+  await buffer.flush();
+  const stats = await readStats(store, { baseUrl });
+  assertEquals([stats.links, stats.clicks], [1, 6]);
+  const today = stats.days.at(-1)!;
+  assertEquals(stats.days.reduce((sum, day) => sum + day.links, 0), 0, "made on no known day");
+  assertEquals(stats.days.reduce((sum, day) => sum + day.clicks, 0), 1);
+  assertEquals(today.clicks, 1, "the click after the import, on its day");
 });
 
 Deno.test("a name found at two places, as when it moves while they are read, is listed once", async () => {
