@@ -417,14 +417,15 @@ async function commitChunk(
       outcome.dropped += visitsOf(link);
       return;
     }
+    // Written now, or by an earlier commit of these visits that landed: counted either way.
+    outcome.clicks += link.clicks;
+    outcome.bots += link.devices.get("bot") ?? 0;
     // Figures this process wrote last are its own object: added to in place, no copy made.
     const stats = known.get(link.id)?.value === entry.value
       ? entry.value as LinkStats
       : readLinkStats(entry.value);
     if (link.uncertainSince !== undefined && wroteSince(stats, writer, link.uncertainSince)) {
       landed.push(...rankedNamesOf(link, stats));
-      outcome.clicks += link.clicks;
-      outcome.bots += link.devices.get("bot") ?? 0;
       return;
     }
     noteWriter(stats, writer, commit, now);
@@ -444,8 +445,6 @@ async function commitChunk(
     }
     atomic.check(entry).set(entry.key, stats);
     written.push({ key: entry.key, value: stats, versionstamp: "" });
-    outcome.clicks += link.clicks;
-    outcome.bots += link.devices.get("bot") ?? 0;
   });
   for (const { kind, name, count } of sums.values()) {
     atomic.sum(tallyKey(kind, name), BigInt(count));
