@@ -260,13 +260,10 @@ export class ClickBuffer {
     this.#writing = batches;
     // After an outage there is a batch per second of it; their links together size the commits.
     const links = batches.reduce((sum, batch) => sum + batch.links.size, 0);
-    const now = this.#store.now();
     const pace: FlushPace = {
       oldestAt: oldestVisitAt(batches),
-      startedAt: now,
+      startedAt: this.#store.now(),
       written: 0,
-      left: links,
-      now,
     };
     try {
       for (const [i, batch] of batches.entries()) {
@@ -312,13 +309,9 @@ export class ClickBuffer {
         touched: this.#touched,
         known: this.#known,
         writer: this.#writer,
-        inFlight: () => {
-          pace.now = this.#store.now();
-          return commitsInFlight(flushLinks, pace);
-        },
+        inFlight: () => commitsInFlight(flushLinks, pace, this.#store.now()),
         onCommitted: (chunk, outcome) => {
           pace.written += chunk.length;
-          pace.left -= chunk.length;
           // Committed chunks leave the batch, so a retry never writes them twice.
           for (const link of chunk) {
             const pending = batch.links.get(link.id);

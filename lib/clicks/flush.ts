@@ -142,10 +142,6 @@ export interface FlushPace {
   startedAt: number;
   /** Links it has written so far. */
   written: number;
-  /** Links it has still to write. */
-  left: number;
-  /** The time now (epoch ms). */
-  now: number;
 }
 
 /** Options of {@linkcode writeVisits}. */
@@ -266,14 +262,16 @@ export function linksPerCommit(count: number): number {
 
 /**
  * The commits a flush of `count` links keeps in flight at once: one, unless the flush is large
- * (see {@linkcode LARGE_FLUSH}); more while its `pace` so far would make its oldest visit wait
- * past the lag allowed (see {@linkcode LAG_TARGET_MS}).
+ * (see {@linkcode LARGE_FLUSH}); more while its `pace` up to `now` would make its oldest visit
+ * wait past the lag allowed (see {@linkcode LAG_TARGET_MS}).
  */
-export function commitsInFlight(count: number, pace?: FlushPace): number {
+export function commitsInFlight(count: number, pace?: FlushPace, now?: number): number {
   const usual = count > LARGE_FLUSH ? LARGE_FLUSH_IN_FLIGHT : 1;
-  if (pace === undefined || pace.written === 0 || pace.left === 0) return usual;
-  const msPerLink = Math.max(0, pace.now - pace.startedAt) / pace.written;
-  const done = pace.now + pace.left * msPerLink;
+  if (pace === undefined || now === undefined || pace.written === 0) return usual;
+  const left = count - pace.written;
+  if (left <= 0) return usual;
+  const msPerLink = Math.max(0, now - pace.startedAt) / pace.written;
+  const done = now + left * msPerLink;
   return done > pace.oldestAt + LAG_TARGET_MS ? Math.max(usual, BEHIND_IN_FLIGHT) : usual;
 }
 

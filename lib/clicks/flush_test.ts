@@ -72,14 +72,25 @@ Deno.test("a large flush keeps two commits in flight, and writes each link once"
 });
 
 Deno.test("a flush behind the lag allowed keeps more commits in flight, until back on pace", () => {
-  // 1,000 links written in 500 ms, 1,000 left: done at 2,000 ms.
-  const pace = { oldestAt: 600, startedAt: 1_000, written: 1_000, left: 1_000, now: 1_500 };
-  assertEquals(commitsInFlight(2_000, pace), 1, "done 1,400 ms after the oldest visit");
-  assertEquals(commitsInFlight(2_000, { ...pace, oldestAt: 400 }), 4, "done 1,600 ms after");
-  assertEquals(commitsInFlight(20_000, { ...pace, oldestAt: 400 }), 4);
-  assertEquals(commitsInFlight(20_000, pace), 2, "a large flush on pace keeps its two");
-  assertEquals(commitsInFlight(2_000, { ...pace, oldestAt: 400, written: 0 }), 1, "no pace yet");
-  assertEquals(commitsInFlight(2_000, { ...pace, oldestAt: 400, left: 0 }), 1, "nothing left");
+  // 1,000 links of 2,000 written in 500 ms: done at 2,000 ms.
+  const pace = { oldestAt: 600, startedAt: 1_000, written: 1_000 };
+  const now = 1_500;
+  assertEquals(commitsInFlight(2_000, pace, now), 1, "done 1,400 ms after the oldest visit");
+  assertEquals(commitsInFlight(2_000, { ...pace, oldestAt: 400 }, now), 4, "done 1,600 ms after");
+  // 19,000 links of 20,000 written in 500 ms: done at 1,526 ms.
+  const large = { oldestAt: 600, startedAt: 1_000, written: 19_000 };
+  assertEquals(commitsInFlight(20_000, { ...large, oldestAt: 0 }, now), 4);
+  assertEquals(commitsInFlight(20_000, large, now), 2, "a large flush on pace keeps its two");
+  assertEquals(
+    commitsInFlight(2_000, { ...pace, oldestAt: 400, written: 0 }, now),
+    1,
+    "no pace yet",
+  );
+  assertEquals(
+    commitsInFlight(2_000, { ...pace, oldestAt: 400, written: 2_000 }, now),
+    1,
+    "nothing left",
+  );
 });
 
 Deno.test("a flush starts and ends lanes between chunks as the commits wanted in flight change", async () => {
