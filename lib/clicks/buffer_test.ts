@@ -11,6 +11,11 @@ import { ClickBuffer, type ClickBufferOptions } from "./buffer.ts";
 
 const options = { serviceHost: "sho.rt" };
 
+/** The clicks stored for `link`. */
+async function clicksOf(store: TestStore, link: { id: string }): Promise<number | undefined> {
+  return (await readCounters(store, [link.id]))[0]?.clicks;
+}
+
 Deno.test("a flush writes clicks, last use, and every breakdown", async () => {
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "hit" }, options);
@@ -53,16 +58,16 @@ Deno.test("a counter that is not a number reads as 0 and is repaired on the next
   const key = linkStatsKey(link.id);
   const stats = (await store.kv.get<{ shares: Record<string, unknown> }>(key)).value!;
   await store.kv.set(key, { ...stats, shares: { ...stats.shares, [CLICKS]: { "": "lots" } } });
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 0);
+  assertEquals(await clicksOf(store, link), 0);
   const buffer = new ClickBuffer(store);
   buffer.record(link, visit());
   await buffer.flush();
   const stored = await store.kv.get<{ shares: Record<string, Record<string, unknown>> }>(key);
   assertEquals(stored.value?.shares[CLICKS]?.[""], 1);
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 1);
+  assertEquals(await clicksOf(store, link), 1);
   buffer.record(link, visit());
   await buffer.flush();
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 2);
+  assertEquals(await clicksOf(store, link), 2);
 });
 
 Deno.test("visits of a link removed before the flush are dropped from every figure", async () => {
@@ -191,7 +196,7 @@ Deno.test("a failed flush is logged and retried, losing nothing", async () => {
   buffer.record(link, visit());
   await buffer.flush();
   assertEquals(buffer.pending, 0);
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 3);
+  assertEquals(await clicksOf(store, link), 3);
 });
 
 Deno.test("a failed flush of a link written before counts its visits once, on the retry", async () => {
@@ -208,12 +213,12 @@ Deno.test("a failed flush of a link written before counts its visits once, on th
   assertEquals(buffer.pending, 2);
   await buffer.flush();
   assertEquals(buffer.pending, 0);
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 3);
+  assertEquals(await clicksOf(store, link), 3);
   assertEquals(await tally(store, CLICKS), 3);
   assertEquals(await tally(store, REFERRERS, "news.example"), 1);
   buffer.record(link, visit());
   await buffer.flush();
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 4);
+  assertEquals(await clicksOf(store, link), 4);
   assertEquals(await tally(store, CLICKS), 4);
 });
 
@@ -230,10 +235,10 @@ Deno.test("a flush whose commit lands but fails to answer counts its visits once
   await buffer.flush();
   assertEquals(logged, ["click flush failed, will retry"]);
   assertEquals(buffer.pending, 2, "kept: the flush cannot know the commit landed");
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 2, "it did land");
+  assertEquals(await clicksOf(store, link), 2, "it did land");
   await buffer.flush();
   assertEquals(buffer.pending, 0);
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 2);
+  assertEquals(await clicksOf(store, link), 2);
   assertEquals(await tally(store, CLICKS), 2);
   assertEquals(await tally(store, REFERRERS, "news.example"), 1);
   // The names the landed commit counted take their places in the ranking all the same.
@@ -241,7 +246,7 @@ Deno.test("a flush whose commit lands but fails to answer counts its visits once
   assertEquals(ranked.value, 1n);
   buffer.record(link, visit());
   await buffer.flush();
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 3);
+  assertEquals(await clicksOf(store, link), 3);
   assertEquals(await tally(store, CLICKS), 3);
 });
 
@@ -257,10 +262,10 @@ Deno.test("a commit that landed unanswered is found under another instance's lat
   const other = new ClickBuffer(store, { log: () => {} });
   for (let i = 0; i < 5; i++) other.record(link, visit());
   await other.flush();
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 6);
+  assertEquals(await clicksOf(store, link), 6);
   await buffer.flush();
   assertEquals(buffer.pending, 0);
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 6);
+  assertEquals(await clicksOf(store, link), 6);
   assertEquals(await tally(store, CLICKS), 6);
 });
 
@@ -273,7 +278,7 @@ Deno.test("a commit that landed, then answered that its check failed, counts onc
   buffer.record(link, visit());
   await buffer.flush();
   assertEquals(buffer.pending, 0);
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 2);
+  assertEquals(await clicksOf(store, link), 2);
   assertEquals(await tally(store, CLICKS), 2);
 });
 
@@ -284,13 +289,13 @@ Deno.test("visits whose commit failed unlanded, then landed unanswered, count on
   const buffer = flakyBuffer(store, faults);
   buffer.record(link, visit());
   await buffer.flush(); // failed, nothing written
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 0);
+  assertEquals(await clicksOf(store, link), 0);
   faults.landing = 1;
   await buffer.flush(); // written, unanswered
   assertEquals(buffer.pending, 1);
   await buffer.flush();
   assertEquals(buffer.pending, 0);
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 1);
+  assertEquals(await clicksOf(store, link), 1);
   assertEquals(await tally(store, CLICKS), 1);
 });
 
@@ -309,7 +314,7 @@ Deno.test("a failed flush's batch is retried before a batch midnight set aside d
     buffer.record(other, visit());
   });
   await buffer.flush();
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 0, "nothing landed");
+  assertEquals(await clicksOf(store, link), 0, "nothing landed");
   await buffer.flush();
   assertEquals(buffer.pending, 0);
   assertEquals((await readCounters(store, [link.id, other.id])).map((c) => c.clicks), [2, 1]);
@@ -337,7 +342,7 @@ Deno.test("stop flushes what is left", async () => {
   buffer.start(60_000);
   for (let i = 0; i < 100; i++) buffer.record(link, visit({ client: `81.2.69.${i}` }));
   await buffer.stop();
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 100);
+  assertEquals(await clicksOf(store, link), 100);
 });
 
 Deno.test("a large buffer starts a flush without waiting for the timer", async () => {
@@ -350,7 +355,7 @@ Deno.test("a large buffer starts a flush without waiting for the timer", async (
   buffer.record(link, visit({ client: "81.2.69.9" }));
   await new Promise((resolve) => setTimeout(resolve, 50));
   assertEquals(buffer.pending, 0);
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 10);
+  assertEquals(await clicksOf(store, link), 10);
 });
 
 Deno.test("a link another instance wrote since this one's last flush is read again, losing nothing", async () => {
@@ -365,7 +370,7 @@ Deno.test("a link another instance wrote since this one's last flush is read aga
   await two.flush();
   one.recordVisit(link, DESKTOP, "", "81.2.69.163", "");
   await one.flush(); // its remembered figures are stale: the check fails, it reads again
-  assertEquals((await readCounters(store, [link.id]))[0]?.clicks, 4);
+  assertEquals(await clicksOf(store, link), 4);
   assertEquals(await tally(store, CLICKS), 4);
   assertEquals(await tally(store, COUNTRIES, "GB"), 4);
   await removeLink(store, "both");
@@ -542,7 +547,7 @@ Deno.test("a visit that joined a flush whose commit then fails is kept and writt
   assertEquals(await tally(store, CLICKS), 10);
   assertEquals(buffer.pending, 6, "the failed links' visits, the joined one among them");
   await buffer.flush();
-  assertEquals((await readCounters(store, [links[14]!.id]))[0]?.clicks, 2);
+  assertEquals(await clicksOf(store, links[14]!), 2);
   assertEquals(await tally(store, CLICKS), 16);
 });
 
@@ -568,7 +573,7 @@ Deno.test("visits join a flush only within the bound on visitors waiting", async
     for (let i = 0; i < 10; i++) buffer.record(links[14]!, visit({ client: `81.2.69.${i}` }));
   });
   await buffer.flush();
-  assertEquals((await readCounters(store, [links[14]!.id]))[0]?.clicks, 6);
+  assertEquals(await clicksOf(store, links[14]!), 6);
   assertEquals(buffer.pending, 5);
   assertEquals(buffer.dropped, 0);
   await buffer.flush();
