@@ -69,23 +69,12 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
         return () =>
           watched(faults.committing, () => {
             faults.onCommit?.();
-            if (!faults.down && (faults.refusing ?? 0) > 0) {
-              faults.refusing = faults.refusing! - 1;
-              return Promise.resolve({ ok: false } as Deno.KvCommitError);
-            }
-            if (!faults.down && (faults.landingRefused ?? 0) > 0) {
-              faults.landingRefused = faults.landingRefused! - 1;
-              return op.commit().then(() => ({ ok: false }) as Deno.KvCommitError);
-            }
-            if (!faults.down && (faults.landing ?? 0) > 0) {
-              faults.landing = faults.landing! - 1;
-              return op.commit().then(fail);
-            }
+            const refused = { ok: false } as Deno.KvCommitError;
+            if (take(faults, "refusing")) return Promise.resolve(refused);
+            if (take(faults, "landingRefused")) return op.commit().then(() => refused);
+            if (take(faults, "landing")) return op.commit().then(fail);
             if (!faults.down && faults.commits <= 0) return op.commit();
-            if (!faults.down && (faults.passing ?? 0) > 0) {
-              faults.passing = faults.passing! - 1;
-              return op.commit();
-            }
+            if (take(faults, "passing")) return op.commit();
             faults.commits = Math.max(0, faults.commits - 1);
             return fail();
           });
@@ -99,6 +88,16 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
     },
   });
   return proxy;
+}
+
+/** Takes one of the commits counted down under `name`, when the store is up and one is left. */
+function take(
+  faults: Faults,
+  name: "refusing" | "landingRefused" | "landing" | "passing",
+): boolean {
+  if (faults.down || (faults[name] ?? 0) <= 0) return false;
+  faults[name] = faults[name]! - 1;
+  return true;
 }
 
 /** Runs `op`, counted in `under` (when given) while it is under way. */
