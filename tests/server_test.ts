@@ -184,3 +184,25 @@ Deno.test("the hourly job sweeps, then repairs the ranking, and logs both; a fai
   );
   assertEquals(lines.map(({ level, msg }) => [level, msg]), [["error", "ranks repair failed"]]);
 });
+
+Deno.test("of the instances sharing a store, one runs each hour's job", async () => {
+  await using store = await memoryStore();
+  const lines: LogLine[] = [];
+  const log = (line: LogLine) => lines.push(line);
+  const hourly = async (offsetMs: number) => {
+    lines.length = 0;
+    await runHourlyJob({ ...store, now: () => store.now() + offsetMs }, { log });
+    return lines.map(({ msg, hour }) => hour === undefined ? msg : `${msg} ${hour}`);
+  };
+  assertEquals(await hourly(0), ["sweep", "ranks repaired"]);
+  // Another instance, its clock a little behind or ahead, fires for the same hour.
+  assertEquals(await hourly(-1500), [
+    "hourly job left to another instance 2026-11-02T12:00:00.000Z",
+  ]);
+  assertEquals(await hourly(2500), [
+    "hourly job left to another instance 2026-11-02T12:00:00.000Z",
+  ]);
+  store.advance(3_600_000);
+  assertEquals(await hourly(-1500), ["sweep", "ranks repaired"]);
+  assertEquals(await hourly(0), ["hourly job left to another instance 2026-11-02T13:00:00.000Z"]);
+});

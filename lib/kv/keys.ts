@@ -105,3 +105,8 @@ export function settingKey(name: string): Deno.KvKey {
 export function healthKey(instance: string): Deno.KvKey {
   return ["health", instance];
 }
+
+/** Marks a scheduled run of a job as claimed by one instance; holds when it was claimed. */
+export function jobRunKey(job: string, run: number): Deno.KvKey {
+  return ["job_runs", job, run];
+}
