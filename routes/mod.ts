@@ -11,7 +11,7 @@ import { cors } from "./_middleware/cors.ts";
 import { handleErrors } from "./_middleware/errors.tsx";
 import { plainHost } from "./_middleware/host.ts";
 import { countRequests } from "./_middleware/metrics.ts";
-import { nosniffJson } from "./_middleware/nosniff.ts";
+import { nosniff } from "./_middleware/nosniff.ts";
 import { requestId } from "./_middleware/request_id.ts";
 import { staticFiles } from "./_middleware/static_files.ts";
 import { noteHeadLengths, withoutFalseLength } from "./_lib/head.ts";
@@ -106,7 +106,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(accessLog({ log: deps.log }));
   app.use(countRequests({ metrics: deps.metrics }));
   app.use(cors({ methodsOf: (path) => methods.get(path) }));
-  app.use(nosniffJson());
+  app.use(nosniff());
   app.use(plainHost());
   app.use(bodyLimit());
   for (const [path, module] of Object.entries(API)) {

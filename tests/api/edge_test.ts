@@ -98,6 +98,20 @@ Deno.test("unknown API paths answer a JSON 404", async () => {
   assertEquals(made.headers.get("x-content-type-options"), "nosniff", "every JSON answer");
 });
 
+Deno.test("every answer with a body says nosniff, text and CSV included; the redirect has none", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com", slug: "sniffed", title: "<b>bold</b>" });
+  for (const path of ["/api/export", "/api/export?format=csv", "/metrics", "/", "/api/version"]) {
+    const res = await t.request(path);
+    await res.body?.cancel();
+    assertEquals(res.status, 200, path);
+    assertEquals(res.headers.get("x-content-type-options"), "nosniff", path);
+  }
+  const redirect = await t.request("/sniffed");
+  assertEquals(redirect.status, 302);
+  assertEquals(redirect.headers.get("x-content-type-options"), null);
+});
+
 Deno.test("every response carries Access-Control-Allow-Origin", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "example.com", slug: "cors" });
