@@ -48,7 +48,8 @@ export const spec: RouteSpec = {
       "without it the answer is 401 with the unlock page, for every client (the contract). " +
       "An expired or unknown slug gets the 404 page, which says where an expired link pointed (a protected one: only that it " +
       "was protected) or that the name is free. HEAD answers the same status and headers " +
-      "without a body, and records no click. Not rate limited.",
+      "without a body, and records no click; a protected link's HEAD is the 401, cookie or " +
+      "not, so it never shows the destination. Not rate limited.",
     path: z.object({ slug: z.string().regex(SLUG_LIKE_PATTERN).describe("The link's slug") }),
     parameterExample: { slug: "hello" },
     responses: {
@@ -66,7 +67,9 @@ export const spec: RouteSpec = {
           },
         },
       },
-      401: page("A protected link without its unlock cookie: the unlock page"),
+      401: page(
+        "A protected link without its unlock cookie, or any protected link's HEAD: the unlock page",
+      ),
       404: page("No live link has the slug: the 404 page"),
       503: pageOrError(
         "The store did not answer: an error page, or JSON to a client that does not ask for HTML",
@@ -180,10 +183,13 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     const found = await resolveLink(deps.store, slug);
     if (found.status !== "live") return notFound(c, deps, found);
     const { record } = found;
-    if (record.passHash !== null && !(await isUnlocked(c, deps, record))) {
+    // A protected link's HEAD never shows its destination, cookie or not (the contract): it
+    // answers as the locked link's GET does.
+    const head = c.req.method === "HEAD";
+    if (record.passHash !== null && (head || !(await isUnlocked(c, deps, record)))) {
       return unlockPage({ slug }, 401);
     }
-    if (c.req.method !== "HEAD") recordVisit(deps, record, c.req.raw.headers, c.env);
+    if (!head) recordVisit(deps, record, c.req.raw.headers, c.env);
     return redirectTo(record, c.get("requestId"));
   });
 }

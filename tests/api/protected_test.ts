@@ -78,6 +78,10 @@ Deno.test("POST /api/unlock sets the cookie, and the link then redirects", async
   const follow = await t.request("/locked", { headers: { Cookie: cookieOf(res) } });
   assertEquals(follow.status, 302);
   assertEquals(follow.headers.get("location"), SECRET_URL);
+  // HEAD never shows a protected destination, the cookie's holder's included.
+  const head = await t.request("/locked", { method: "HEAD", headers: { Cookie: cookieOf(res) } });
+  assertEquals([head.status, head.headers.get("location")], [401, null]);
+  assertEquals(await head.text(), "");
   const unshorten = await t.request("/api/unshorten?slug=locked", {
     headers: { Cookie: cookieOf(res) },
   });
