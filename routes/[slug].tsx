@@ -25,7 +25,7 @@ import { requestIdFor } from "./_middleware/request_id.ts";
 import { type HeaderReader, servedHeadersOf } from "./_lib/request_headers.ts";
 import { ResponseReuse, type ReusableResponse } from "./_lib/reusable_response.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
-import { REDIRECT_POLICY } from "./_lib/redirect.ts";
+import { REDIRECT_POLICY, redirectWithPolicy } from "./_lib/redirect.ts";
 import { unlockPage } from "./_lib/unlock_page.tsx";
 import { notFound } from "./_404.tsx";
 
@@ -191,5 +191,11 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     }
     if (!head) recordVisit(deps, record, c.req.raw.headers, c.env);
     return redirectTo(record, c.get("requestId"));
+  }).get(`${REDIRECT_ROUTE}/`, (c) => {
+    // A short link pasted with a slash after it: 301 to the link's own path, the query kept,
+    // where the link (or the 404 page) answers.
+    const slug = c.req.param("slug");
+    if (!isSlugLike(slug) || isReservedSlug(slug)) return notFound(c, deps);
+    return redirectWithPolicy(c, `/${slug}${new URL(c.req.url).search}`, 301);
   });
 }

@@ -642,12 +642,35 @@ Deno.test("a page's path with a trailing slash redirects to the path without it"
   const query = await t.request("/links/?q=x%20y");
   assertEquals(query.status, 301);
   assertEquals(query.headers.get("location"), "/links?q=x%20y");
-  // Not the API, and not a slug.
+  // Not the API.
   const api = await t.request("/api/links/");
   assertEquals(api.status, 404);
   assertEquals(api.headers.get("content-type"), "application/json");
-  assertEquals((await t.request("/some-link/")).status, 404);
+});
+
+Deno.test("a short link with a trailing slash redirects to the link's own path", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/x", slug: "some-link" });
+  const sent: [string, string][] = [
+    ["/some-link/", "/some-link"],
+    ["/free-name/?a=1", "/free-name?a=1"],
+  ];
+  for (const [path, location] of sent) {
+    const res = await t.request(path);
+    assertEquals([res.status, res.headers.get("location")], [301, location], path);
+    assertRedirectPolicy(res);
+    const head = await t.request(path, { method: "HEAD" });
+    assertEquals(head.status, 301, `HEAD ${path}`);
+  }
   assertEquals((await t.request("/some-link")).status, 302);
+  // Nothing that could not be a slug is sent anywhere: a reserved word, a bad name, two slashes.
+  for (
+    const path of ["/api/", "/health/", "/dot.ted/", "/-dash/", "/some-link//", "/some-link/x/"]
+  ) {
+    const res = await t.request(path);
+    assertEquals(res.status, 404, path);
+    await res.body?.cancel();
+  }
 });
 
 /** Every redirect the service answers carries the short link's two headers. */

@@ -82,7 +82,7 @@ Deno.test("a name too short for a custom slug is not offered as free", async () 
 Deno.test("nested paths and odd names are not looked up as slugs", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "https://example.com/", slug: "real" });
-  for (const path of ["/real/extra", "/a/b", "/real/", "/x.y", "/admin"]) {
+  for (const path of ["/real/extra", "/a/b", "/x.y", "/x.y/", "/admin", "/admin/"]) {
     const res = await t.request(path);
     assertEquals(res.status, 404, path);
     const html = await res.text();

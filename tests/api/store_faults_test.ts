@@ -23,6 +23,8 @@ const PAGES_NEEDING_STORE: Record<string, boolean> = {
   "/docs/": false,
   "/links/": false,
   "/stats/": false,
+  // So is a short link asked for with one.
+  "/:slug/": false,
 };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -73,7 +75,7 @@ function probesOf(app: Hono<AppEnv>, document: OpenApiLike, slug: string): Probe
     const init = route.method === "GET"
       ? {}
       : { method: route.method, body: new URLSearchParams({ slug }) };
-    probes.push({ name, path: route.path, init, needsStore });
+    probes.push({ name, path: route.path.replace(":slug", slug), init, needsStore });
   }
   return probes;
 }
