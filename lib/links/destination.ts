@@ -10,9 +10,24 @@ export const MAX_DESTINATION_LENGTH = 4096;
 
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 // A scheme of another kind of address, written without `//` (`mailto:`, `tel:`, `javascript:`):
-// with `https://` prepended its name would read as a user name. A host and port (`a.b:80/x`)
-// is not one: digits, then the end or a path, query or fragment.
-const OTHER_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):(?!\d*(?:[/?#]|$))/;
+// with `https://` prepended its name would read as a user name.
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+// What follows the name of a host and port (`a.b:80/x`): digits, then the end or a path, query
+// or fragment.
+const PORT_AND_AFTER = /^\d*(?:[/?#]|$)/;
+// Schemes that name no web host, even when only digits follow (`tel:123`, `javascript:1`).
+const KNOWN_SCHEMES = new Set([
+  "about",
+  "blob",
+  "data",
+  "file",
+  "ftp",
+  "javascript",
+  "mailto",
+  "sms",
+  "tel",
+  "vbscript",
+]);
 // Schemes whose addresses carry an `@`; any other name before `user:password@host` is a user's.
 const AT_SCHEMES = new Set(["acct", "im", "mailto", "pres", "sip", "sips", "ssh", "xmpp"]);
 const WEB_SCHEME = /^https?:/i;
@@ -122,10 +137,12 @@ export function destinationHost(url: string): string {
 }
 
 function isOtherScheme(address: string): boolean {
-  const scheme = OTHER_SCHEME.exec(address)?.[1];
-  if (scheme === undefined) return false;
+  const match = SCHEME.exec(address);
+  if (match === null) return false;
+  const scheme = match[1]!.toLowerCase();
+  if (PORT_AND_AFTER.test(address.slice(match[0].length))) return KNOWN_SCHEMES.has(scheme);
   const userInfo = /^[^/?#]*@/.test(address);
-  return !userInfo || AT_SCHEMES.has(scheme.toLowerCase());
+  return !userInfo || AT_SCHEMES.has(scheme);
 }
 
 /**
