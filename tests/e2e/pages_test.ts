@@ -262,5 +262,16 @@ Deno.test({
       assertEquals(problems, []);
       await page.context().close();
     });
+
+    await t.step("a title written to turn text around turns only itself", async () => {
+      await createByApi(f, { url: "example.com/turned", slug: "turned", title: "\u202egnp.exe" });
+      const { page, problems } = await watchedPage(f);
+      await page.goto("/links?q=turned");
+      const title = page.locator(".link-row:visible .link-title");
+      assertEquals(await title.textContent(), "\u202egnp.exe");
+      assertEquals(await title.evaluate((node) => getComputedStyle(node).unicodeBidi), "isolate");
+      assertEquals(problems, []);
+      await page.context().close();
+    });
   },
 });
