@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { useFocusAfterRender } from "./_parts/aria.ts";
 import { callApi, errorSentence } from "./_parts/http.ts";
 
 /** Props of the unlock form island. */
@@ -11,12 +12,13 @@ export interface UnlockFormProps {
 
 /**
  * The password form of a protected link: a plain form posting to `/api/unlock`, which with
- * JavaScript posts JSON, says inline when the password is wrong or attempts are used up, and
- * goes on to the link once it is unlocked.
+ * JavaScript posts JSON, says inline when the password is wrong or attempts are used up (focus
+ * back on the password), and goes on to the link once it is unlocked.
  */
 export default function UnlockForm({ slug, error: initial = null }: UnlockFormProps) {
   const [error, setError] = useState(initial);
   const [busy, setBusy] = useState(false);
+  const focusLater = useFocusAfterRender();
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -29,6 +31,8 @@ export default function UnlockForm({ slug, error: initial = null }: UnlockFormPr
     }
     setBusy(false);
     setError(errorSentence(answer));
+    // Back to the password, which the disabled button took focus from, to type it again.
+    focusLater("unlock-pass");
   }
 
   return (

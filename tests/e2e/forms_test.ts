@@ -63,6 +63,23 @@ Deno.test({
       },
     );
 
+    await t.step("a wrong password gives focus back to the password field", async () => {
+      await createByApi(f, { url: "example.com/focus-lock", slug: "focus-lock", pass: "right" });
+      const { page, problems } = await watchedPage(f);
+      await page.goto("/focus-lock");
+      await waitForIslands(page);
+      await page.getByLabel("Password").fill("wrong");
+      await page.getByRole("button", { name: "Unlock" }).click();
+      await page.locator("#unlock-error", { hasText: "wrong password" }).waitFor();
+      await waitForFocus(page, "unlock-pass");
+      // The same refusal again, with focus taken away meanwhile.
+      await page.getByRole("button", { name: "Unlock" }).click();
+      await waitForFocus(page, "unlock-pass");
+      assertEquals(await page.getAttribute("#unlock-pass", "aria-invalid"), "true");
+      assertEquals(problems, []);
+      await page.context().close();
+    });
+
     await t.step(
       "the create form moves focus to the new link's heading, or to the reason it was refused",
       async () => {
