@@ -156,7 +156,8 @@ export interface FieldTableProps {
 export function FieldTable({ rows }: FieldTableProps) {
   if (rows.length === 0) return null;
   return (
-    <div class="api-table">
+    // Focusable, so a narrow screen's reader can scroll it with the keyboard.
+    <div class="api-table" tabIndex={0}>
       <table>
         <thead>
           <tr>

@@ -174,8 +174,12 @@ Deno.test({
         await page.context().close();
         assertEquals(failures, [], failures.join("\n\n"));
       });
-      await t.step(`every page fits 360 px, ${scheme}`, async () => {
-        const page = await f.open({ colorScheme: scheme, viewport: { width: 360, height: 740 } });
+      await t.step(`every page fits 360 px and passes axe there, ${scheme}`, async () => {
+        const page = await f.open({
+          colorScheme: scheme,
+          viewport: { width: 360, height: 740 },
+          bypassCSP: true, // for axe's inline script, as above
+        });
         await page.route("**/stats?figures", (route) =>
           route.fulfill({
             status: 200,
@@ -188,6 +192,9 @@ Deno.test({
           await waitForIslands(page);
           const width = await page.evaluate(() => document.documentElement.scrollWidth);
           if (width > 360) overflowing.push(`${path}: ${width} px wide`);
+          // What scrolls inside the page at this width must be reachable by keyboard, say.
+          const violations = await axeViolations(page);
+          if (violations.length > 0) overflowing.push(`${path}:\n${describe(violations)}`);
           await screenshot(page, `${name}-${scheme}-360`);
         }
         await showResult(page);
