@@ -39,6 +39,10 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     .get("/", rateLimit(deps, RATE_LIMITS.links), async (c) => {
       const q = filterOf(c.req.query("q"));
       const removed = c.req.query("removed");
+      // The notice of a deletion only for a name no live link has: a link crafted to say a live
+      // one is gone says nothing.
+      const gone = removed !== undefined && isSlugLike(removed) &&
+        await getLiveLink(deps.store, removed) === null;
       // Protected destinations stay hidden here, whatever cookies the reader holds.
       const { entries, truncated } = await findLinkEntries(deps.store, {
         baseUrl: deps.config.baseUrl,
@@ -50,7 +54,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
           entries={entries}
           truncated={truncated}
           q={q}
-          removed={removed && isSlugLike(removed) ? removed : undefined}
+          removed={gone ? removed : undefined}
         />
       );
       return renderPage(page, 200, { "Cache-Control": "no-store" });
