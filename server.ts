@@ -4,12 +4,10 @@
  * @module
  */
 import type { Config } from "./fresh.config.ts";
-import { runSweep, type SweepOptions } from "./lib/links/mod.ts";
+import { runHourlyJob } from "./lib/jobs/hourly.ts";
 import { pause } from "./lib/kv/retry.ts";
-import { claimRun } from "./lib/kv/claim.ts";
 import { openStore, type Store } from "./lib/kv/store.ts";
 import { describeError, type Logger, logLine } from "./lib/log/mod.ts";
-import { repairRanks } from "./lib/tallies/rank.ts";
 import { createDeps } from "./routes/_lib/deps.ts";
 import { createApp } from "./routes/mod.ts";
 
@@ -131,37 +129,4 @@ export async function startServer(
       }
     },
   };
-}
-
-const HOUR_MS = 3_600_000;
-
-/**
- * The hourly job: the sweep, then the repair of the tallies' ranking (`repairRanks`), each logged.
- * The repair runs whether or not the sweep succeeded, and its failure is logged, not thrown:
- * the next hour runs it again. A failed sweep is thrown, after the repair. Of the instances
- * sharing a store, the first to claim the hour runs it (`claimRun`); the others log that they
- * left it.
- */
-export async function runHourlyJob(
-  store: Store,
-  deps: { log: Logger; metrics?: SweepOptions["metrics"] },
-): Promise<void> {
-  // The hour, rounded: every instance's timer fires at minute 0 of its own clock.
-  const hour = Math.round(store.now() / HOUR_MS) * HOUR_MS;
-  if (!(await claimRun(store, "hourly", hour, 2 * HOUR_MS))) {
-    deps.log(logLine("info", "hourly job left to another instance", {
-      hour: new Date(hour).toISOString(),
-    }));
-    return;
-  }
-  try {
-    const report = await runSweep(store, { metrics: deps.metrics });
-    deps.log(logLine("info", "sweep", { swept: report.swept, stamped: report.stamped }));
-  } finally {
-    try {
-      deps.log(logLine("info", "ranks repaired", { reranked: await repairRanks(store) }));
-    } catch (error) {
-      deps.log(logLine("error", "ranks repair failed", { error: describeError(error) }));
-    }
-  }
 }

@@ -1,8 +1,4 @@
-import { assert, assertEquals, assertRejects, assertStringIncludes } from "./_helpers/assert.ts";
-import { type Faults, faultyKv } from "./_helpers/faults.ts";
-import { memoryStore } from "./_helpers/store.ts";
-import type { LogLine } from "../lib/log/mod.ts";
-import { runHourlyJob } from "../server.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_helpers/assert.ts";
 import { call, startService, tempDir } from "./_helpers/server.ts";
 import { DESKTOP_UA } from "./_helpers/visits.ts";
 import { tallyKey } from "../lib/kv/keys.ts";
@@ -163,46 +159,4 @@ Deno.test("SIGTERM right after 100 visits loses none of them", async () => {
   await using second = await startService({ env });
   const [entry] = (await call(second.origin, "/api/links")).json<{ clicks: number }[]>();
   assertEquals(entry?.clicks, 100);
-});
-
-Deno.test("the hourly job sweeps, then repairs the ranking, and logs both; a failure is logged too", async () => {
-  await using store = await memoryStore();
-  // A click counted by a process that stopped before ranking its referrer.
-  await store.kv.atomic().sum(tallyKey(REFERRERS, "x.example"), 1n).commit();
-  const lines: LogLine[] = [];
-  await runHourlyJob(store, { log: (line) => lines.push(line) });
-  assertEquals(lines.map(({ msg, swept, reranked }) => ({ msg, swept, reranked })), [
-    { msg: "sweep", swept: 0, reranked: undefined },
-    { msg: "ranks repaired", swept: undefined, reranked: 1 },
-  ]);
-  lines.length = 0;
-  const down: Faults = { commits: 0, down: true };
-  await assertRejects(
-    () => runHourlyJob({ ...store, kv: faultyKv(store.kv, down) }, { log: (l) => lines.push(l) }),
-    Error,
-    "simulated store failure",
-  );
-  assertEquals(lines.map(({ level, msg }) => [level, msg]), [["error", "ranks repair failed"]]);
-});
-
-Deno.test("of the instances sharing a store, one runs each hour's job", async () => {
-  await using store = await memoryStore();
-  const lines: LogLine[] = [];
-  const log = (line: LogLine) => lines.push(line);
-  const hourly = async (offsetMs: number) => {
-    lines.length = 0;
-    await runHourlyJob({ ...store, now: () => store.now() + offsetMs }, { log });
-    return lines.map(({ msg, hour }) => hour === undefined ? msg : `${msg} ${hour}`);
-  };
-  assertEquals(await hourly(0), ["sweep", "ranks repaired"]);
-  // Another instance, its clock a little behind or ahead, fires for the same hour.
-  assertEquals(await hourly(-1500), [
-    "hourly job left to another instance 2026-11-02T12:00:00.000Z",
-  ]);
-  assertEquals(await hourly(2500), [
-    "hourly job left to another instance 2026-11-02T12:00:00.000Z",
-  ]);
-  store.advance(3_600_000);
-  assertEquals(await hourly(-1500), ["sweep", "ranks repaired"]);
-  assertEquals(await hourly(0), ["hourly job left to another instance 2026-11-02T13:00:00.000Z"]);
 });

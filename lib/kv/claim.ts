@@ -4,27 +4,31 @@
  * @module
  */
 import { jobRunKey } from "./keys.ts";
+import { retryLocked } from "./retry.ts";
 import type { Store } from "./store.ts";
 
+/** A scheduled run of a job. */
+export interface ScheduledRun {
+  /** The job's name. */
+  job: string;
+  /** The run's name among the job's runs: its scheduled time, say. */
+  run: number;
+  /** How long the claim is kept, in ms: longer than instances' timers can be apart. */
+  holdMs: number;
+}
+
 /**
- * Claims the run of `job` named `run` (its scheduled time, say) for `holdMs`. True when this
- * caller should do it: it claimed the run, or the store could not say (a duplicate run of an
- * idempotent job costs work, a skipped one costs the run). False when another caller has.
+ * Claims `scheduled` for this caller: true when it claimed the run, false when another caller
+ * had. A store another process holds locked is waited for (`retryLocked`); a store that fails
+ * throws, as every store call does.
  */
-export async function claimRun(
-  store: Store,
-  job: string,
-  run: number,
-  holdMs: number,
-): Promise<boolean> {
-  const key = jobRunKey(job, run);
-  try {
-    const claimed = await store.kv.atomic()
+export async function claimRun(store: Store, scheduled: ScheduledRun): Promise<boolean> {
+  const key = jobRunKey(scheduled.job, scheduled.run);
+  const claimed = await retryLocked(() =>
+    store.kv.atomic()
       .check({ key, versionstamp: null })
-      .set(key, store.now(), { expireIn: holdMs })
-      .commit();
-    return claimed.ok;
-  } catch {
-    return true;
-  }
+      .set(key, store.now(), { expireIn: scheduled.holdMs })
+      .commit()
+  );
+  return claimed.ok;
 }
