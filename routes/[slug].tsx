@@ -25,7 +25,7 @@ import { requestIdFor } from "./_middleware/request_id.ts";
 import { type HeaderReader, servedHeadersOf } from "./_lib/request_headers.ts";
 import { ResponseReuse, type ReusableResponse } from "./_lib/reusable_response.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
-import { REDIRECT_POLICY, redirectWithPolicy } from "./_lib/redirect.ts";
+import { REDIRECT_POLICY, withoutTrailingSlash } from "./_lib/redirect.ts";
 import { unlockPage } from "./_lib/unlock_page.tsx";
 import { notFound } from "./_404.tsx";
 
@@ -49,7 +49,8 @@ export const spec: RouteSpec = {
       "An expired or unknown slug gets the 404 page, which says where an expired link pointed (a protected one: only that it " +
       "was protected) or that the name is free. HEAD answers the same status and headers " +
       "without a body, and records no click; a protected link's HEAD is the 401, cookie or " +
-      "not, so it never shows the destination. Not rate limited.",
+      "not, so it never shows the destination. `/<slug>/`, with a slash after it, answers 301 " +
+      "to `/<slug>`. Not rate limited.",
     path: z.object({ slug: z.string().regex(SLUG_LIKE_PATTERN).describe("The link's slug") }),
     parameterExample: { slug: "hello" },
     responses: {
@@ -196,6 +197,6 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     // where the link (or the 404 page) answers.
     const slug = c.req.param("slug");
     if (!isSlugLike(slug) || isReservedSlug(slug)) return notFound(c, deps);
-    return redirectWithPolicy(c, `/${slug}${new URL(c.req.url).search}`, 301);
+    return withoutTrailingSlash(c, `/${slug}`);
   });
 }

@@ -2,7 +2,7 @@
  * The whole URL space, top to bottom: every route is mounted here and nowhere else.
  * @module
  */
-import { type Handler, Hono } from "hono";
+import { Hono } from "hono";
 import type { ApiCatalogue, RouteSpec } from "../lib/openapi/mod.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { accessLog } from "./_middleware/access_log.ts";
@@ -15,7 +15,7 @@ import { nosniff } from "./_middleware/nosniff.ts";
 import { requestId } from "./_middleware/request_id.ts";
 import { staticFiles } from "./_middleware/static_files.ts";
 import { noteHeadLengths, withoutFalseLength } from "./_lib/head.ts";
-import { redirectWithPolicy } from "./_lib/redirect.ts";
+import { withoutTrailingSlash } from "./_lib/redirect.ts";
 import { methodNotAllowed, notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";
 import * as docs from "./docs.tsx";
@@ -117,7 +117,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/docs", docs.makeRoute(deps, catalogue));
   for (const [path, module] of Object.entries(PAGES)) app.route(path, module.makeRoute(deps));
   for (const path of ["/docs", ...Object.keys(PAGES)]) {
-    if (path !== "/") app.get(`${path}/`, withoutTrailingSlash(path));
+    // A page asked for with a trailing slash (a short link's is the slug route's; an API path
+    // with one is a 404).
+    if (path !== "/") app.get(`${path}/`, (c) => withoutTrailingSlash(c, path));
   }
   app.route("/", slug.makeRoute(deps));
   collectMethods(app, methods);
@@ -142,15 +144,6 @@ export function topLevelSegments(app: Hono<AppEnv>): string[] {
     .map((route) => route.path.split("/")[1] ?? "")
     .filter((segment) => segment !== "" && !segment.startsWith(":") && segment !== "*");
   return [...new Set(segments)];
-}
-
-// A page asked for with a trailing slash: 301 to its path, the query kept. Pages only: an API
-// path or a slug with a slash stays what it is.
-function withoutTrailingSlash(path: string): Handler<AppEnv> {
-  return function withoutTrailingSlash(c) {
-    const query = new URL(c.req.url).search;
-    return redirectWithPolicy(c, `${path}${query}`, 301);
-  };
 }
 
 // Each path the app routes (one without parameters or wildcards) and the methods it answers.

@@ -17,3 +17,11 @@ export function redirectWithPolicy(c: Context, location: string, status: 301 | 3
   for (const [name, value] of Object.entries(REDIRECT_POLICY)) response.headers.set(name, value);
   return response;
 }
+
+/**
+ * A path asked for with a trailing slash: 301 to `path`, the request's query kept, carrying
+ * {@linkcode REDIRECT_POLICY}.
+ */
+export function withoutTrailingSlash(c: Context, path: string): Response {
+  return redirectWithPolicy(c, `${path}${new URL(c.req.url).search}`, 301);
+}
