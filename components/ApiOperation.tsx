@@ -156,7 +156,8 @@ export interface FieldTableProps {
 export function FieldTable({ rows }: FieldTableProps) {
   if (rows.length === 0) return null;
   return (
-    // Focusable, so a narrow screen's reader can scroll it with the keyboard.
+    // Focusable, as the example below is: on a narrow screen it scrolls sideways, and a keyboard
+    // scrolls only what it can focus.
     <div class="api-table" tabIndex={0}>
       <table>
         <thead>

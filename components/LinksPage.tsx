@@ -58,7 +58,7 @@ function LinkRow({ entry, q }: { entry: LinkListEntry; q: string }) {
       <div class="link-head">
         <a class="link-slug" href={entry.shortUrl}>/{entry.slug}</a>
         {entry.protected && <span class="badge">Protected</span>}
-        {entry.title && <span class="link-title">{entry.title}</span>}
+        {entry.title && <bdi class="link-title">{entry.title}</bdi>}
       </div>
       <p class="destination">
         {entry.url === null

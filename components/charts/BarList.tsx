@@ -29,9 +29,10 @@ export function BarList({ label, items, empty }: BarListProps) {
     <ol class="bar-list" aria-label={label}>
       {items.map((item) => (
         <li key={item.name} class="bar-item">
-          <span class="bar-name">
+          {/* A name anyone wrote keeps its text direction to itself. */}
+          <bdi class="bar-name">
             {item.href ? <a href={item.href}>{item.name}</a> : item.name}
-          </span>
+          </bdi>
           <span class="bar-value">{item.value}</span>
           <svg
             class="bar-track"

@@ -50,4 +50,6 @@ Deno.test("BarList escapes names and links them only where told", () => {
   assertEquals(doc.querySelector(".bar-name a").textContent, hostile);
   assertEquals(doc.querySelector(".bar-name a").getAttribute("href"), "http://sho.rt/a");
   assertEquals(doc.querySelectorAll(".bar-name a").length, 1);
+  // Each name is isolated from the text around it, so a right-to-left override turns nothing else.
+  assertEquals(doc.querySelectorAll("bdi.bar-name").length, 2);
 });

@@ -9,8 +9,8 @@ import { plainAddress } from "../ip/mod.ts";
 export const MAX_DESTINATION_LENGTH = 4096;
 
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
-// A scheme of another kind of address, written without `//` (`mailto:`, `tel:`, `javascript:`):
-// with `https://` prepended its name would read as a user name.
+// What may be a scheme (`mailto:`, `tel:`, `javascript:`), written without `//`, or the name of a
+// host before its port (`a.b:80`); see `isOtherScheme`.
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 // What follows the name of a host and port (`a.b:80/x`): digits, then the end or a path, query
 // or fragment.
@@ -136,6 +136,9 @@ export function destinationHost(url: string): string {
   }
 }
 
+// Whether `address` starts with a scheme that is not the web's: a name and `:`, unless what
+// follows reads as a port (and the name is no well-known scheme), or the name is a user's
+// before `password@host`.
 function isOtherScheme(address: string): boolean {
   const match = SCHEME.exec(address);
   if (match === null) return false;

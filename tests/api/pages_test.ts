@@ -297,6 +297,11 @@ Deno.test("/links lists live links newest first, escaped, never a protected dest
   assertStringIncludes(rows[1].textContent, "Protected");
   assertStringIncludes(rows[1].textContent, "Destination hidden");
   assertEquals(rows[2].querySelector(".link-title").textContent, HOSTILE_TITLE);
+  assertEquals(
+    rows[2].querySelector(".link-title").tagName,
+    "BDI",
+    "isolated from what is beside it",
+  );
   assertEquals(rows[2].querySelector(".note").textContent, HOSTILE_NOTE);
   assertEquals(rows[2].querySelector(".destination").textContent, new URL(HOSTILE_URL).href);
   assertStringIncludes(rows[0].textContent, "0 clicks · 7 days left");

@@ -186,23 +186,25 @@ Deno.test({
             headers: Object.fromEntries(figures.headers),
             body: figuresHtml,
           }));
-        const overflowing: string[] = [];
+        const failures: string[] = [];
         for (const [name, path] of Object.entries(pages)) {
           await page.goto(path);
           await waitForIslands(page);
           const width = await page.evaluate(() => document.documentElement.scrollWidth);
-          if (width > 360) overflowing.push(`${path}: ${width} px wide`);
+          if (width > 360) failures.push(`${path}: ${width} px wide`);
           // What scrolls inside the page at this width must be reachable by keyboard, say.
           const violations = await axeViolations(page);
-          if (violations.length > 0) overflowing.push(`${path}:\n${describe(violations)}`);
+          if (violations.length > 0) failures.push(`${path}:\n${describe(violations)}`);
           await screenshot(page, `${name}-${scheme}-360`);
         }
         await showResult(page);
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        if (width > 360) overflowing.push(`/ with a result: ${width} px wide`);
+        if (width > 360) failures.push(`/ with a result: ${width} px wide`);
+        const violations = await axeViolations(page);
+        if (violations.length > 0) failures.push(`/ with a result:\n${describe(violations)}`);
         await screenshot(page, `home-result-${scheme}-360`);
         await page.context().close();
-        assertEquals(overflowing, []);
+        assertEquals(failures, [], failures.join("\n\n"));
       });
     }
   },
