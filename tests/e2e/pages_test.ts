@@ -225,6 +225,9 @@ Deno.test({
         await page.waitForLoadState();
         const link = page.locator(".result .short-url a");
         assertEquals(await link.textContent(), `${f.origin}/no-script`);
+        // No button that needs a script is shown without one.
+        assertEquals(await page.locator(".result button").count(), 1, "the copy button is there");
+        assertEquals(await page.locator(".result button").isVisible(), false);
         await screenshot(page, "home-no-script-result-light");
         // Taken now: the same post gets the form back with the reason and the values.
         await page.getByLabel("Destination", { exact: true }).fill("example.com/again");
