@@ -110,6 +110,8 @@ Deno.test("POST /api/create answers 400 with a sentence for every kind of bad in
     ],
     [{ url: "example.com", slug: 12345 }, "slug must be a string"],
     [{ url: "example.com", title: "t".repeat(201) }, "title must be at most 200 characters"],
+    // Characters are code points: an emoji is one.
+    [{ url: "example.com", title: "🔗".repeat(201) }, "title must be at most 200 characters"],
     [{ url: "example.com", title: 5 }, "title must be a string"],
     [{ url: "example.com", note: "n".repeat(501) }, "note must be at most 500 characters"],
     [{ url: "example.com", pass: "p".repeat(129) }, "pass must be at most 128 characters"],
@@ -130,6 +132,8 @@ Deno.test("POST /api/create answers 400 with a sentence for every kind of bad in
     assertEquals(await res.json(), { error }, JSON.stringify(body));
   }
   assertEquals(await (await t.request("/api/links")).json(), []);
+  const full = await t.json("/api/create", { url: "example.com", title: "🔗".repeat(200) });
+  assertEquals(full.status, 201, "200 emoji fill the 200");
 });
 
 Deno.test("POST /api/create refuses a body over 64 KiB with 413", async () => {
