@@ -169,24 +169,35 @@ async function readTopNames(
   less: (kind: string, name: string) => bigint,
 ): Promise<StatsCount[]> {
   const found: { name: string; count: bigint }[] = [];
+  // The best TOP_NAMES counts found so far, highest first: once that many are found, a name
+  // stored under less than the last can no longer be among them (ties are read on, for names).
+  const best: bigint[] = [];
   const seen = new Set<string>();
   const ranks = store.kv.list({ prefix: tallyRanksPrefix(kind) }, { reverse: true, batchSize: 50 });
   for await (const entry of ranks) {
     const stored = entry.key[2] as bigint;
-    if (found.length >= TOP_NAMES) {
-      const best = found.map((item) => item.count).sort(descending);
-      if (best[TOP_NAMES - 1]! > stored) break;
-    }
+    if (best.length >= TOP_NAMES && best[TOP_NAMES - 1]! > stored) break;
     const name = String(entry.key[3]);
     if (seen.has(name)) continue;
     seen.add(name);
     const count = clamp(stored - less(kind, name));
-    if (count > 0n) found.push({ name, count });
+    if (count === 0n) continue;
+    found.push({ name, count });
+    keepBest(best, count);
   }
   return found
     .sort((a, b) => descending(a.count, b.count) || a.name.localeCompare(b.name))
     .slice(0, TOP_NAMES)
     .map(({ name, count }) => ({ name, clicks: Number(count) }));
+}
+
+// Puts `count` in its place in `best` (highest first), keeping at most TOP_NAMES.
+function keepBest(best: bigint[], count: bigint): void {
+  if (best.length >= TOP_NAMES && best[TOP_NAMES - 1]! >= count) return;
+  let at = best.length;
+  while (at > 0 && best[at - 1]! < count) at--;
+  best.splice(at, 0, count);
+  if (best.length > TOP_NAMES) best.pop();
 }
 
 function descending(a: bigint, b: bigint): number {

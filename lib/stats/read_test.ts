@@ -215,6 +215,24 @@ Deno.test("a name found at two places, as when it moves while they are read, is 
   assertEquals(referrers, [{ name: "twice.example", clicks: 5 }]);
 });
 
+Deno.test("of many names tied at the twentieth place, the first by name are listed", async () => {
+  await using store = await memoryStore();
+  const names = [
+    ...["top-a", "top-b"].map((name) => [name, 3n] as const),
+    // Tied, and stored in an order their names do not follow.
+    ...Array.from({ length: 60 }, (_, i) => [`t${(i * 37) % 60 + 100}.example`, 1n] as const),
+  ];
+  for (const [name, count] of names) {
+    await store.kv.atomic()
+      .sum(tallyKey(REFERRERS, name), count)
+      .set(tallyRankKey(REFERRERS, count, name), null)
+      .commit();
+  }
+  const { referrers } = await readStats(store, { baseUrl });
+  const tied = Array.from({ length: 18 }, (_, i) => ({ name: `t${100 + i}.example`, clicks: 1 }));
+  assertEquals(referrers, [{ name: "top-a", clicks: 3 }, { name: "top-b", clicks: 3 }, ...tied]);
+});
+
 Deno.test("sweeping every link leaves no figure, no rank and no link figures behind", async () => {
   await using store = await memoryStore();
   for (let i = 0; i < 60; i++) {
