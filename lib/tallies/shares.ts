@@ -89,11 +89,21 @@ export function addShare(stats: LinkStats, kind: string, name: string, count: nu
   const names = stats.shares[kind] ??= namesRecord();
   let counted = name;
   if (
-    kind === REFERRERS && !Object.hasOwn(names, name) &&
-    Object.keys(names).length >= MAX_REFERRERS_PER_LINK
+    kind === REFERRERS && !Object.hasOwn(names, name) && !NOT_HOSTS.has(name) &&
+    hostsIn(names) >= MAX_REFERRERS_PER_LINK
   ) counted = OTHER_REFERRERS;
   names[counted] = (Object.hasOwn(names, counted) ? names[counted]! : 0) + count;
   return counted;
+}
+
+// Referrer names that are no host, so not among the hosts a link keeps: no `Referer`, and the
+// hosts past the limit.
+const NOT_HOSTS: ReadonlySet<string> = new Set(["direct", OTHER_REFERRERS]);
+
+function hostsIn(names: Record<string, number>): number {
+  let hosts = 0;
+  for (const name of Object.keys(names)) if (!NOT_HOSTS.has(name)) hosts++;
+  return hosts;
 }
 
 /** A record of counts by name that inherits no name of its own, holding `counts`. */
