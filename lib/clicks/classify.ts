@@ -91,15 +91,31 @@ export function deviceOf(userAgent: string): Device {
   }
 }
 
-/** The referring host of a `Referer` header, lower case without `www.`, or `direct`. */
+/**
+ * The referring host of a `Referer` header, lower case without `www.` or a final dot, or
+ * `direct`. A header sent as raw UTF-8 (which the runtime reads byte by byte) is read as UTF-8.
+ */
 export function referrerName(referer: string): string {
   if (!referer) return "direct";
   try {
-    const url = new URL(referer);
+    const url = new URL(asUtf8(referer));
     if (url.protocol !== "http:" && url.protocol !== "https:") return "direct";
-    return url.hostname.replace(/^www\./, "").slice(0, 253) || "direct";
+    return url.hostname.replace(/^www\./, "").replace(/\.$/, "").slice(0, 253) || "direct";
   } catch {
     return "direct";
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+// A header value holds one character per byte; bytes above 0x7f that make valid UTF-8 were
+// most likely sent as UTF-8, and are read so. Anything else is left as it came.
+function asUtf8(value: string): string {
+  if (!/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
+  try {
+    return utf8.decode(Uint8Array.from(value, (char) => char.charCodeAt(0)));
+  } catch {
+    return value;
   }
 }
 

@@ -49,6 +49,12 @@ Deno.test("referrerName is the referring host, or direct", () => {
   assertEquals(referrerName("http://news.example.org/"), "news.example.org");
   assertEquals(referrerName("android-app://com.example/"), "direct");
   assertEquals(referrerName("not a url"), "direct");
+  // One host, however it is spelled.
+  assertEquals(referrerName("https://A.B.Example./x"), "a.b.example");
+  const rawUtf8 = String.fromCharCode(...new TextEncoder().encode("https://bücher.example/"));
+  assertEquals(referrerName(rawUtf8), "xn--bcher-kva.example");
+  // Bytes that are no UTF-8 are read as they came.
+  assertEquals(referrerName("https://b\u00fccher.example/"), "xn--bcher-kva.example");
 });
 
 Deno.test("countryCode accepts known two-letter codes only", () => {
