@@ -56,8 +56,14 @@ export interface ClickBufferOptions {
 // small flushes take their time in fixed costs, not in links.
 const EARLY_FLUSH_LINKS = 1_000;
 
+// The most of a visit's User-Agent and Referer a pending visit keeps: enough to tell a device
+// or a bot and to find the referring host, and a flood of distinct visitors with huge headers
+// (while the store is down and the buffer fills up to `maxPending`) stays within memory.
+const MAX_KEPT_HEADER = 512;
+
+// One visitor of a link, under the key `visitorKey` makes of the visit's facts (which the key
+// alone holds, so a header cut short keeps no reference to the whole).
 interface Visitor {
-  facts: VisitFacts;
   count: number;
   last: number;
 }
@@ -404,20 +410,35 @@ function addVisit(
   country: string,
   now: number,
 ): boolean {
-  const key = `${userAgent}\n${referer}\n${client}\n${country}`;
+  const key = visitorKey(userAgent, referer, client, country);
   const visitor = pending.visitors.get(key);
   if (visitor) {
     visitor.count++;
     visitor.last = now;
     return false;
   }
-  pending.visitors.set(key, {
-    facts: { userAgent, referer, client, country },
-    count: 1,
-    last: now,
-  });
+  pending.visitors.set(key, { count: 1, last: now });
   batch.size++;
   return true;
+}
+
+/**
+ * One string for a visitor: its facts joined by newlines, which no header value holds, with
+ * the User-Agent and Referer cut to {@linkcode MAX_KEPT_HEADER}. A repeat visitor's key is
+ * built from the very strings it came with, cut only when long.
+ */
+function visitorKey(userAgent: string, referer: string, client: string, country: string): string {
+  return `${kept(userAgent)}\n${kept(referer)}\n${client}\n${country}`;
+}
+
+function kept(header: string): string {
+  return header.length > MAX_KEPT_HEADER ? header.slice(0, MAX_KEPT_HEADER) : header;
+}
+
+/** The facts a {@linkcode visitorKey} holds. */
+function factsOf(key: string): VisitFacts {
+  const [userAgent = "", referer = "", client = "", country = ""] = key.split("\n");
+  return { userAgent, referer, client, country };
 }
 
 function summarize(link: PendingLink, day: string, classifier: VisitClassifier): LinkVisits {
@@ -433,8 +454,8 @@ function summarize(link: PendingLink, day: string, classifier: VisitClassifier):
     countries: new Map(),
   };
   if (link.uncertainSince !== undefined) visits.uncertainSince = link.uncertainSince;
-  for (const visitor of link.visitors.values()) {
-    const kind = classifier.classify(visitor.facts);
+  for (const [key, visitor] of link.visitors) {
+    const kind = classifier.classify(factsOf(key));
     add(visits.devices, kind.device, visitor.count);
     if (kind.bot) continue;
     visits.clicks += visitor.count;

@@ -39,6 +39,22 @@ Deno.test("a flush writes clicks, last use, and every breakdown", async () => {
   assertEquals(await tally(store, COUNTRIES, "DE"), 1);
 });
 
+Deno.test("a visit keeps the first 512 characters of its User-Agent and Referer", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "long" }, options);
+  const buffer = new ClickBuffer(store);
+  const userAgent = DESKTOP + " x".repeat(30_000);
+  const referer = "https://long.example/" + "p".repeat(60_000);
+  // Visitors that differ only past what is kept are one visitor.
+  buffer.record(link, visit({ userAgent: userAgent + "1", referer: referer + "1" }));
+  buffer.record(link, visit({ userAgent: userAgent + "2", referer: referer + "2" }));
+  assertEquals(buffer.pending, 1);
+  await buffer.flush();
+  assertEquals(await clicksOf(store, link), 2);
+  assertEquals(await tally(store, DEVICES, "desktop"), 2);
+  assertEquals(await tally(store, REFERRERS, "long.example"), 2);
+});
+
 Deno.test("a bot visit counts only under the bot device", async () => {
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "bot" }, options);
