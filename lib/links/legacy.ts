@@ -68,13 +68,19 @@ export const legacyEntry = z.union([
   z.object({ url: z.string(), title: z.string().optional(), clicks: z.unknown().optional() }),
 ]);
 
+// The most clicks a legacy record brings: a link's figures are JavaScript numbers, and the
+// clicks it gets after the import must stay exact (below 2^53) however many they are.
+const MAX_LEGACY_CLICKS = 1_000_000_000_000;
+
 /**
  * A legacy record's clicks: a count, also one written as text (`"12"`) or with a fraction (its
- * whole part); anything that is not a number (`"many"`, a negative) counts as 0.
+ * whole part), up to {@linkcode MAX_LEGACY_CLICKS}; anything else (`"many"`, a negative, a
+ * larger number) counts as 0.
  */
 function legacyClicks(value: unknown): bigint {
   const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  return readCount(typeof number === "number" && Number.isFinite(number) ? Math.floor(number) : 0);
+  if (typeof number !== "number" || !(number <= MAX_LEGACY_CLICKS)) return 0n;
+  return readCount(Math.floor(number));
 }
 
 /** The import file: slugs mapped to a URL or `{url, title?, clicks?}`. */
