@@ -21,7 +21,7 @@ export interface VisitClass {
   country: string;
 }
 
-/** The raw facts of a visit, as the redirect saw them. */
+/** The raw facts of a visit, as the redirect saw them; none holds a newline, as no header can. */
 export interface VisitFacts {
   userAgent: string;
   referer: string;
@@ -92,30 +92,38 @@ export function deviceOf(userAgent: string): Device {
 }
 
 /**
- * The referring host of a `Referer` header, lower case without `www.` or a final dot, or
- * `direct`. A header sent as raw UTF-8 (which the runtime reads byte by byte) is read as UTF-8.
+ * The referring host of a `Referer` header, lower case without `www.` or final dots, or
+ * `direct`. A host sent as raw UTF-8 (which the runtime reads byte by byte) is read as UTF-8.
  */
 export function referrerName(referer: string): string {
   if (!referer) return "direct";
   try {
-    const url = new URL(asUtf8(referer));
+    const url = new URL(withUtf8Host(referer));
     if (url.protocol !== "http:" && url.protocol !== "https:") return "direct";
-    return url.hostname.replace(/^www\./, "").replace(/\.$/, "").slice(0, 253) || "direct";
+    return url.hostname.replace(/^www\./, "").replace(/\.+$/, "").slice(0, 253) || "direct";
   } catch {
     return "direct";
   }
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-// A header value holds one character per byte; bytes above 0x7f that make valid UTF-8 were
-// most likely sent as UTF-8, and are read so. Anything else is left as it came.
-function asUtf8(value: string): string {
-  if (!/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
+// A header value holds one character per byte. When the bytes of its host (between `//` and
+// the path, query or fragment) above 0x7f make valid UTF-8, the host was sent as UTF-8 and is
+// read so; only the host is, so bytes elsewhere (or a character the cut at 512 split in two)
+// never change the name. Anything else is left as it came.
+function withUtf8Host(referer: string): string {
+  const start = referer.indexOf("//");
+  if (start === -1) return referer;
+  const rest = referer.slice(start + 2);
+  const end = rest.search(/[/?#]/);
+  const host = end === -1 ? rest : rest.slice(0, end);
+  if (!/[\u0080-\u00ff]/.test(host) || /[\u0100-\uffff]/.test(host)) return referer;
   try {
-    return utf8.decode(Uint8Array.from(value, (char) => char.charCodeAt(0)));
+    const decoded = utf8.decode(Uint8Array.from(host, (char) => char.charCodeAt(0)));
+    return referer.slice(0, start + 2) + decoded + (end === -1 ? "" : rest.slice(end));
   } catch {
-    return value;
+    return referer;
   }
 }
 

@@ -55,6 +55,11 @@ Deno.test("referrerName is the referring host, or direct", () => {
   assertEquals(referrerName(rawUtf8), "xn--bcher-kva.example");
   // Bytes that are no UTF-8 are read as they came.
   assertEquals(referrerName("https://b\u00fccher.example/"), "xn--bcher-kva.example");
+  // Only the host is read as UTF-8: bytes after it, or a character cut in two, change nothing.
+  assertEquals(referrerName(`${rawUtf8}?q=\u00e9`), "xn--bcher-kva.example");
+  assertEquals(referrerName(`${rawUtf8}${"p".repeat(487)}\u00c3`), "xn--bcher-kva.example");
+  assertEquals(referrerName("https://example../"), "example");
+  assertEquals(referrerName("\u00ef\u00bb\u00bfhttps://x.example/"), "direct");
 });
 
 Deno.test("countryCode accepts known two-letter codes only", () => {

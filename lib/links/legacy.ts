@@ -79,8 +79,9 @@ const MAX_LEGACY_CLICKS = 1_000_000_000_000;
  */
 function legacyClicks(value: unknown): bigint {
   const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  if (typeof number !== "number" || !(number <= MAX_LEGACY_CLICKS)) return 0n;
-  return readCount(Math.floor(number));
+  if (typeof number !== "number") return 0n;
+  const whole = Math.floor(number);
+  return whole <= MAX_LEGACY_CLICKS ? readCount(whole) : 0n;
 }
 
 /** The import file: slugs mapped to a URL or `{url, title?, clicks?}`. */

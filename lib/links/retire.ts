@@ -85,8 +85,9 @@ export interface RetirementTarget {
 // fit one commit when they hold few shares. Links that hold many share the targets out over
 // more commits (see costOfRetirement).
 const TARGETS_PER_READ = 40;
-// A link that holds the most shares a link can (a hundred referrers, every country, a year of
-// days: LINK_TTL_SECONDS is at most a year) fits a commit alone within these.
+// A link that holds the most shares a link can (a hundred referring hosts with `direct` and
+// `other`, every country, a year of days: LINK_TTL_SECONDS is at most a year) fits a commit
+// alone within these.
 const RETIREMENT_LIMITS = { ...COMMIT_LIMITS, mutations: 900, keyBytes: KEY_BYTES_BUDGET };
 
 /**

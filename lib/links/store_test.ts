@@ -199,7 +199,7 @@ Deno.test("imported legacy links get their deadline on first read", async () => 
     old6: { url: "example.com/six", clicks: " 7 " },
     old7: { url: "example.com/seven", clicks: 3.7 },
     old8: { url: "example.com/eight", clicks: -2 },
-    old9: { url: "example.com/nine", clicks: "1000000000000" },
+    old9: { url: "example.com/nine", clicks: "1000000000000.5" },
     old10: { url: "example.com/ten", clicks: 2 ** 53 - 1 },
     "bad slug": "example.com",
     docs: "example.com",
