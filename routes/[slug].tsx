@@ -8,8 +8,7 @@ import { z } from "zod";
 import {
   type CachedLink,
   type DatedLinkRecord,
-  isReservedSlug,
-  isSlugLike,
+  mayNameLink,
   resolveLink,
   SLUG_LIKE_PATTERN,
 } from "../lib/links/mod.ts";
@@ -180,7 +179,7 @@ export function fastRedirect(
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>().get(REDIRECT_ROUTE, async (c) => {
     const slug = c.req.param("slug");
-    if (!isSlugLike(slug) || isReservedSlug(slug)) return notFound(c, deps);
+    if (!mayNameLink(slug)) return notFound(c, deps);
     const found = await resolveLink(deps.store, slug);
     if (found.status !== "live") return notFound(c, deps, found);
     const { record } = found;
@@ -196,7 +195,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     // A short link pasted with a slash after it: 301 to the link's own path, the query kept,
     // where the link (or the 404 page) answers.
     const slug = c.req.param("slug");
-    if (!isSlugLike(slug) || isReservedSlug(slug)) return notFound(c, deps);
+    if (!mayNameLink(slug)) return notFound(c, deps);
     return withoutTrailingSlash(c, `/${slug}`);
   });
 }

@@ -8,10 +8,9 @@ import type { Context } from "hono";
 import { type MissingLink, NotFoundPage } from "../components/NotFoundPage.tsx";
 import {
   CUSTOM_SLUG_PATTERN,
-  isReservedSlug,
-  isSlugLike,
   type LinkLookup,
   lookupLink,
+  mayNameLink,
   visibleUrl,
 } from "../lib/links/mod.ts";
 import type { AppDeps } from "./_lib/env.ts";
@@ -31,7 +30,7 @@ export async function notFound(
     return c.json({ error: `no such endpoint: ${c.req.method} ${path}` }, 404);
   }
   const slug = singleSegment(path);
-  const found = slug === null || !isSlugLike(slug) || isReservedSlug(slug)
+  const found = slug === null || !mayNameLink(slug)
     ? null
     : known ?? await lookupLink(deps.store, slug);
   // The redirect route answers a live link's GET and HEAD; any other method comes here.

@@ -62,6 +62,14 @@ export function isSlugLike(value: string): boolean {
 }
 
 /**
+ * Whether a path's single segment `value` is worth looking up as a link: it could name one,
+ * and names nothing of the service's own.
+ */
+export function mayNameLink(value: string): boolean {
+  return isSlugLike(value) && !isReservedSlug(value);
+}
+
+/**
  * A new random slug of seven base62 characters, drawn without bias; never a reserved word (a
  * few are seven letters long). `fill` is the source of random bytes.
  */
