@@ -18,7 +18,7 @@ import { errorResponse, type RouteSpec } from "../lib/openapi/mod.ts";
 import { StoreUnavailableError } from "../lib/errors.ts";
 import { clientOf } from "./_lib/client.ts";
 import type { AppDeps, AppEnv, ConnectionInfo } from "./_lib/env.ts";
-import { writeAccess } from "./_middleware/access_log.ts";
+import { AccessEntry, writeAccess } from "./_middleware/access_log.ts";
 import { REDIRECT_ROUTE } from "./_middleware/metrics.ts";
 import { requestIdFor } from "./_middleware/request_id.ts";
 import { type HeaderReader, servedHeadersOf } from "./_lib/request_headers.ts";
@@ -161,15 +161,11 @@ export function fastRedirect(
     const seconds = (performance.now() - start) / 1000;
     metrics.requests.inc(REDIRECT_ROUTE, method, 302);
     metrics.redirectSeconds.observe(seconds);
-    writeAccess(log, {
-      at: now,
-      method,
-      route: REDIRECT_ROUTE,
-      path: `/${record.slug}`,
-      status: 302,
-      durationMs: Math.round(seconds * 1e6) / 1000,
-      requestId: id,
-    });
+    const durationMs = Math.round(seconds * 1e6) / 1000;
+    writeAccess(
+      log,
+      new AccessEntry(now, method, REDIRECT_ROUTE, `/${record.slug}`, 302, durationMs, id),
+    );
     // Last, so that nothing above can leave a shared answer handed out but never sent.
     return redirect.answer(id, served !== null);
   };

@@ -1,11 +1,12 @@
-import { assertEquals, assertNotEquals } from "../_helpers/assert.ts";
+import { assert, assertEquals, assertNotEquals } from "../_helpers/assert.ts";
 import { TEST_BASE_URL, testApp } from "../_helpers/app.ts";
 import { loadConfig } from "../../fresh.config.ts";
 import { DESKTOP_UA } from "../_helpers/visits.ts";
 import { createStore } from "../../lib/kv/store.ts";
 import { createDeps } from "../../routes/_lib/deps.ts";
 import { createApp } from "../../routes/mod.ts";
-import { silentLogger } from "../../lib/log/mod.ts";
+import { type Logger, silentLogger } from "../../lib/log/mod.ts";
+import { AccessEntry } from "../../routes/_middleware/access_log.ts";
 
 const WEEK = 7 * 86_400_000;
 
@@ -42,6 +43,28 @@ Deno.test("a cached link redirects exactly as a first read does", async () => {
     line.startsWith('lapse_http_requests_total{route="/:slug",method="GET",status="302"}')
   );
   assertEquals(counted?.split(" ")[1], "3");
+});
+
+Deno.test("a cached link's access line waits as an AccessEntry, never as an object literal", async () => {
+  // An object literal's objects can be moved to the old generation wholesale by V8, and with
+  // them every string a waiting line holds (see AccessEntry).
+  const waiting: unknown[] = [];
+  const log: Logger = () => {};
+  log.later = (fields) => void waiting.push(fields);
+  await using t = await testApp({ log });
+  await t.json("/api/create", { url: "https://example.com/w", slug: "waits" });
+  await t.request("/waits"); // the first read goes through the router, which logs at once
+  await t.request("/waits", { headers: { "X-Request-Id": "trace-7" } });
+  assertEquals(waiting.length, 1);
+  const entry = waiting[0];
+  assert(entry instanceof AccessEntry);
+  assertEquals([entry.method, entry.route, entry.path, entry.status, entry.requestId], [
+    "GET",
+    "/:slug",
+    "/waits",
+    302,
+    "trace-7",
+  ]);
 });
 
 Deno.test("a cached link's HEAD answers without a body and counts no click", async () => {
