@@ -32,8 +32,9 @@ export interface AccessFields {
  * logger's delay as load starts, say), it allocates every later object of that literal in the
  * old generation (allocation-site pretenuring). A waiting line there keeps its strings alive
  * through young collections, so they are promoted with it: under load the old generation grew
- * by about 16 MB a second, a full collection ran every 0.6 s, and p99 doubled, in more than
- * half of the server's starts (docs/benchmarks.md). Instances of a class carry no such figures.
+ * by about 16 MB a second, a full collection ran every 0.6 s, and p99 doubled, in about a third
+ * of the server's starts (docs/decisions/2026-11-25-access-entries-not-literals.md). Instances
+ * of a class carry no such figures.
  */
 export class AccessEntry implements AccessFields {
   constructor(
