@@ -5,6 +5,7 @@
  */
 import Bowser from "bowser";
 import { isbot } from "isbot";
+import { DIRECT_REFERRER } from "../tallies/shares.ts";
 
 /** Device classes; bots and link-preview crawlers count only as `bot`. */
 export type Device = "desktop" | "mobile" | "tablet" | "bot" | "other";
@@ -96,13 +97,13 @@ export function deviceOf(userAgent: string): Device {
  * `direct`. A host sent as raw UTF-8 (which the runtime reads byte by byte) is read as UTF-8.
  */
 export function referrerName(referer: string): string {
-  if (!referer) return "direct";
+  if (!referer) return DIRECT_REFERRER;
   try {
     const url = new URL(withUtf8Host(referer));
-    if (url.protocol !== "http:" && url.protocol !== "https:") return "direct";
-    return url.hostname.replace(/^www\./, "").replace(/\.+$/, "").slice(0, 253) || "direct";
+    if (url.protocol !== "http:" && url.protocol !== "https:") return DIRECT_REFERRER;
+    return url.hostname.replace(/^www\./, "").replace(/\.+$/, "").slice(0, 253) || DIRECT_REFERRER;
   } catch {
-    return "direct";
+    return DIRECT_REFERRER;
   }
 }
 

@@ -31,6 +31,9 @@ export const MAX_REFERRERS_PER_LINK = 100;
 /** Where a link's referrers past {@linkcode MAX_REFERRERS_PER_LINK} are counted. */
 export const OTHER_REFERRERS = "other";
 
+/** The referrer name of a visit whose `Referer` names no web host, or that sent none. */
+export const DIRECT_REFERRER = "direct";
+
 /** A new link's figures: it counts as one link, made on `day`. */
 export function newLinkStats(day: string | null): LinkStats {
   const shares: Shares = { [LINKS]: namesRecord({ "": 1 }) };
@@ -98,7 +101,7 @@ export function addShare(stats: LinkStats, kind: string, name: string, count: nu
 
 // Referrer names that are no host, so not among the hosts a link keeps: no `Referer`, and the
 // hosts past the limit.
-const NOT_HOSTS: ReadonlySet<string> = new Set(["direct", OTHER_REFERRERS]);
+const NOT_HOSTS: ReadonlySet<string> = new Set([DIRECT_REFERRER, OTHER_REFERRERS]);
 
 function hostsIn(names: Record<string, number>): number {
   let hosts = 0;
