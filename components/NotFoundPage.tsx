@@ -1,3 +1,4 @@
+import { formatTime } from "../islands/_parts/format.ts";
 import { Layout } from "./Layout.tsx";
 
 /** What the store said of the missing name, when it looked. */
@@ -67,8 +68,4 @@ export function NotFoundPage({ path, missing }: NotFoundPageProps) {
       </section>
     </Layout>
   );
-}
-
-function formatTime(iso: string): string {
-  return iso.replace("T", " ").replace(/\.\d+Z$/, " UTC");
 }
