@@ -91,6 +91,16 @@ export function cacheEpochKey(): Deno.KvKey {
   return ["cache_epoch"];
 }
 
+/** The last cache epoch one instance has cleared its cache for, and when it said so. */
+export function cacheSeenKey(instance: string): Deno.KvKey {
+  return ["cache_seen", instance];
+}
+
+/** Every instance's {@linkcode cacheSeenKey}. */
+export function cacheSeenPrefix(): Deno.KvKey {
+  return ["cache_seen"];
+}
+
 /** One client's request count for one limit in one fixed window. */
 export function rateWindowKey(limit: string, client: string, windowStart: number): Deno.KvKey {
   return ["rate_windows", limit, client, windowStart];

@@ -1,4 +1,5 @@
-import { assertEquals } from "../../tests/_helpers/assert.ts";
+import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
+import { cacheEpochKey, cacheSeenKey, cacheSeenPrefix } from "../kv/keys.ts";
 import { pause } from "../kv/retry.ts";
 import { LinkCache } from "./cache.ts";
 import type { DatedLinkRecord } from "./record.ts";
@@ -26,6 +27,67 @@ Deno.test("what the cache held before its first reading of the epoch is forgotte
   cache.set(record, "v1", cache.generation);
   await pause(50);
   assertEquals(cache.get("early")?.versionstamp, "v1");
+  await cache.unwatch();
+  kv.close();
+});
+
+/** Bumps the epoch as a removal does. */
+async function bump(kv: Deno.Kv): Promise<void> {
+  await kv.atomic().sum(cacheEpochKey(), 1n).commit();
+}
+
+Deno.test("a removal waits until every other watching instance has cleared its cache", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const remover = new LinkCache();
+  const other = new LinkCache();
+  remover.watch(kv, { pollMs: 10 });
+  other.watch(kv, { pollMs: 80 });
+  await pause(150); // both have read the epoch once and said so
+  other.set(record, "v1", other.generation);
+  await bump(kv);
+  // The other instance reads the epoch only every 80 ms: until then it still holds the link.
+  assertEquals(other.get("early")?.versionstamp, "v1");
+  const started = performance.now();
+  assertEquals(await remover.seenEverywhere(kv), true);
+  assertEquals(other.get("early"), undefined);
+  assert(performance.now() - started < 500, "waited past the other instance's next reading");
+  await remover.unwatch();
+  await other.unwatch();
+  kv.close();
+});
+
+Deno.test("a removal waits for no instance that has stopped, and at most the timeout for a stuck one", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const remover = new LinkCache();
+  const stopped = new LinkCache();
+  stopped.watch(kv, { pollMs: 10 });
+  await pause(50);
+  assertEquals((await Array.fromAsync(kv.list({ prefix: cacheSeenPrefix() }))).length, 1);
+  await stopped.unwatch(); // says so: its entry goes
+  assertEquals(await Array.fromAsync(kv.list({ prefix: cacheSeenPrefix() })), []);
+  await bump(kv);
+  assertEquals(await remover.seenEverywhere(kv, { timeoutMs: 0 }), true);
+
+  // An instance killed a moment ago: its last word is fresh, and behind the epoch.
+  await kv.set(cacheSeenKey("killed"), { epoch: 0n, at: Date.now() });
+  const started = performance.now();
+  assertEquals(await remover.seenEverywhere(kv, { timeoutMs: 100 }), false);
+  assert(performance.now() - started >= 100);
+  // Killed long ago: not waited for.
+  await kv.set(cacheSeenKey("killed"), { epoch: 0n, at: Date.now() - 60_000 });
+  assertEquals(await remover.seenEverywhere(kv, { timeoutMs: 0 }), true);
+  kv.close();
+});
+
+Deno.test("a watching instance says again every couple of seconds that it is there", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const cache = new LinkCache();
+  cache.watch(kv, { pollMs: 50 });
+  await pause(100);
+  const first = (await Array.fromAsync(kv.list<{ at: number }>({ prefix: cacheSeenPrefix() })))[0]!;
+  await pause(2_200);
+  const later = (await Array.fromAsync(kv.list<{ at: number }>({ prefix: cacheSeenPrefix() })))[0]!;
+  assert(later.value.at - first.value.at >= 2_000, `${first.value.at} -> ${later.value.at}`);
   await cache.unwatch();
   kv.close();
 });

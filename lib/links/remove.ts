@@ -11,7 +11,9 @@ import { retireLinks } from "./retire.ts";
 
 /**
  * Removes the live link under `slug` at once, with all its figures; no password is needed.
- * Throws `LinkNotFoundError` when there is no live link of that name.
+ * Resolves once every instance sharing the store has forgotten its cached copy (or a second has
+ * passed: see `LinkCache.seenEverywhere`), so no redirect anywhere follows the link
+ * after this returns. Throws `LinkNotFoundError` when there is no live link of that name.
  */
 export async function removeLink(store: Store, slug: string): Promise<LinkRecord> {
   for (;;) {
@@ -19,7 +21,10 @@ export async function removeLink(store: Store, slug: string): Promise<LinkRecord
     if (found.status !== "live") throw new LinkNotFoundError(slug);
     const proof = { key: linkKey(slug), value: found.record, versionstamp: found.versionstamp };
     const retired = await retireLinks(store, [{ link: found.record, proof }]);
-    if (retired.length > 0) return found.record;
+    if (retired.length > 0) {
+      await store.cache.seenEverywhere(store.kv);
+      return found.record;
+    }
     // The record changed under us (stamped, removed, replaced): look again.
   }
 }
