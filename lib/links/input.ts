@@ -17,6 +17,18 @@ export const MAX_PASSWORD_LENGTH = 128;
 // both mean "not given" for the optional fields.
 const blankIsAbsent = (value: unknown) => (value === "" || value === null ? undefined : value);
 
+/**
+ * Text kept or compared as a client sent it (a title, a note, a password): a string without
+ * unpaired surrogates. One has no UTF-8 form, so it would be stored, hashed and answered as
+ * U+FFFD, which any other would match: two different passwords would unlock the same link.
+ */
+function text(field: string) {
+  return z.string().refine(
+    (value) => value.isWellFormed(),
+    `${field} must be well-formed Unicode text (no unpaired surrogates)`,
+  );
+}
+
 /** A custom slug as a client may send it, trimmed as every other slug a client sends. */
 export const customSlug = z.string().trim().regex(
   CUSTOM_SLUG_PATTERN,
@@ -27,7 +39,7 @@ export const customSlug = z.string().trim().regex(
 export const existingSlug = z.string().trim().regex(SLUG_LIKE_PATTERN, "invalid slug");
 
 /** A password as a client may send it. */
-export const password = z.string().max(MAX_PASSWORD_LENGTH);
+export const password = text("pass").max(MAX_PASSWORD_LENGTH);
 
 /** What one link is made from: the body of `POST /api/create` and one bulk row. */
 export const linkInput = z.object({
@@ -38,9 +50,9 @@ export const linkInput = z.object({
   ).describe(
     "The destination: an http(s) URL; `https://` is prepended when it has no `scheme://`",
   ),
-  title: z.preprocess(blankIsAbsent, z.string().trim().max(MAX_TITLE_LENGTH).optional())
+  title: z.preprocess(blankIsAbsent, text("title").trim().max(MAX_TITLE_LENGTH).optional())
     .describe("A title"),
-  note: z.preprocess(blankIsAbsent, z.string().trim().max(MAX_NOTE_LENGTH).optional())
+  note: z.preprocess(blankIsAbsent, text("note").trim().max(MAX_NOTE_LENGTH).optional())
     .describe("A note, shown in the list"),
   slug: z.preprocess(blankIsAbsent, customSlug.optional()).describe(
     "A custom slug: 3 to 48 of `A-Z a-z 0-9 - _`, starting with a letter or digit; " +

@@ -84,6 +84,22 @@ Deno.test("POST /api/bulk answers 400 for a malformed request", async () => {
   const bad = await t.json("/api/bulk", "{nope", { client: "198.51.100.2" });
   assertEquals(bad.status, 400);
   assertEquals(await bad.json(), { error: "request body is not valid JSON" });
+  const lone = await t.json("/api/bulk", { urls: ["example.com"], pass: "\ud800" }, {
+    client: "198.51.100.3",
+  });
+  assertEquals(lone.status, 400);
+  assertEquals(await lone.json(), {
+    error: "pass must be well-formed Unicode text (no unpaired surrogates)",
+  });
+  assertEquals(await (await t.request("/api/links")).json(), []);
+  const row = await t.json("/api/bulk", { urls: [{ url: "example.com/a", title: "x\ud800" }] }, {
+    client: "198.51.100.4",
+  });
+  assertEquals(await row.json(), [{
+    ok: false,
+    url: "example.com/a",
+    error: "title must be well-formed Unicode text (no unpaired surrogates)",
+  }]);
 });
 
 Deno.test("POST /api/bulk protects every row with pass, each with its own salt", async () => {

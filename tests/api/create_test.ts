@@ -136,6 +136,28 @@ Deno.test("POST /api/create answers 400 with a sentence for every kind of bad in
   assertEquals(full.status, 201, "200 emoji fill the 200");
 });
 
+Deno.test("POST /api/create refuses text with an unpaired surrogate", async () => {
+  await using t = await testApp();
+  // A lone surrogate has no UTF-8 form: stored or hashed, it would be U+FFFD, as any other, and
+  // two different passwords would unlock the same link.
+  for (
+    const [field, value] of [
+      ["pass", "\ud800\udbff"],
+      ["title", "a\udc00"],
+      ["note", "\ud83d"],
+    ]
+  ) {
+    const res = await t.json("/api/create", { url: "example.com", [field!]: value });
+    assertEquals(res.status, 400, field);
+    assertEquals(await res.json(), {
+      error: `${field} must be well-formed Unicode text (no unpaired surrogates)`,
+    });
+  }
+  assertEquals(await (await t.request("/api/links")).json(), []);
+  const paired = await t.json("/api/create", { url: "example.com", title: "\ud83d\udd17" });
+  assertEquals(paired.status, 201, "a surrogate pair is a character like any other");
+});
+
 Deno.test("POST /api/create refuses a body over 64 KiB with 413", async () => {
   await using t = await testApp();
   const big = JSON.stringify({ url: "example.com", note: "x".repeat(70 * 1024) });

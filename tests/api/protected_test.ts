@@ -137,6 +137,10 @@ Deno.test("POST /api/unlock answers 403, 404 and 400 as the contract says", asyn
       [{ slug: "a b", pass: "x" }, "invalid slug"],
       [{ slug: "locked", pass: "" }, "pass must not be empty"],
       [{ slug: 3, pass: "x" }, "slug must be a string"],
+      [
+        { slug: "locked", pass: "\udc00" },
+        "pass must be well-formed Unicode text (no unpaired surrogates)",
+      ],
     ] as const
   ) {
     const res = await t.json("/api/unlock", body, { client: "198.51.100.20" });
