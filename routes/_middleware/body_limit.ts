@@ -21,7 +21,9 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /**
  * Marks a body over `maxBytes` to be refused: at once when its declared length is over, else
  * as it is read here (a body sent without a length). A body the client cuts off on the way,
- * frames wrongly or sends in too many pieces is marked as a 400, not a fault of ours.
+ * frames wrongly or sends in too many pieces is marked as a 400, not a fault of ours. (A wrong
+ * frame that arrives in the same packet as the headers never reaches the service: the runtime
+ * closes the connection without an answer.)
  */
 export function bodyLimit(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
   const message = `request body must be at most ${Math.floor(maxBytes / 1024)} KiB`;
