@@ -126,6 +126,7 @@ export class LinkCache {
     // The first epoch read clears the cache too: what it held before (read while the store was
     // coming up, say) may predate a removal that epoch counts.
     const seen = (value: unknown) => {
+      if (!this.#watching) return; // a reading that lands after the stop says nothing
       const current = value instanceof Deno.KvU64 ? value.value : null;
       if (current !== epoch) this.clear();
       if (current !== epoch || Date.now() - toldAt >= SEEN_REFRESH_MS) tell(current ?? 0n);
