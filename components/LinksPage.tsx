@@ -60,12 +60,12 @@ function LinkRow({ entry, q }: { entry: LinkListEntry; q: string }) {
         {entry.protected && <span class="badge">Protected</span>}
         {entry.title && <bdi class="link-title">{entry.title}</bdi>}
       </div>
-      <p class="destination">
+      <p class="destination" title={entry.url ?? undefined}>
         {entry.url === null
           ? <span class="muted">Destination hidden: protected by a password</span>
           : entry.url}
       </p>
-      {entry.note && <p class="note">{entry.note}</p>}
+      {entry.note && <p class="note" title={entry.note}>{entry.note}</p>}
       <div class="link-foot">
         <p class="muted">
           {plural(entry.clicks, "click")} · {daysLeft(entry.expiresInDays)} (until{" "}

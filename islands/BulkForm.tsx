@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import type { LinkView } from "../lib/links/record.ts";
 import { fieldAria, fieldNamed, useFocusAfterRender } from "./_parts/aria.ts";
 import { CopyButton } from "./_parts/CopyButton.tsx";
-import { daysLeft, formatTime } from "./_parts/format.ts";
+import { daysLeft, formatTime, shownError } from "./_parts/format.ts";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { rememberLinks } from "./_parts/recent.ts";
 
@@ -91,7 +91,7 @@ export default function BulkForm(props: BulkFormProps) {
           {...fieldAria("pass", { id: "bulk-error", field: errorField })}
         />
       </div>
-      {error && <p id="bulk-error" class="error" role="alert" tabIndex={-1}>{error}</p>}
+      {error && <p id="bulk-error" class="error" role="alert" tabIndex={-1}>{shownError(error)}</p>}
       <div>
         <button type="submit" disabled={busy}>{busy ? "Shortening…" : "Shorten all"}</button>
       </div>
@@ -109,7 +109,7 @@ function BulkResult({ row, index }: { row: BulkRow; index: number }) {
     return (
       <li class="bulk-row failed">
         <span class="badge badge-error">Failed</span> <code>{row.url}</code>
-        <span class="error">{row.error}</span>
+        <span class="error">{shownError(row.error)}</span>
       </li>
     );
   }
@@ -121,6 +121,13 @@ function BulkResult({ row, index }: { row: BulkRow; index: number }) {
         {row.link.shortUrl}
       </a>{" "}
       <CopyButton text={row.link.shortUrl} target={id} />
+      <span class="bulk-destination">
+        {row.link.url === null ? "protected by the password" : (
+          <>
+            to <code>{row.link.url}</code>
+          </>
+        )}
+      </span>
       <span class="muted">
         expires <time datetime={row.link.expiresAt}>{formatTime(row.link.expiresAt)}</time>{" "}
         ({daysLeft(row.link.expiresInDays)})

@@ -5,6 +5,7 @@ import { callApi, errorSentence } from "./_parts/http.ts";
 import { LinkCard } from "./_parts/LinkCard.tsx";
 import { rememberLinks } from "./_parts/recent.ts";
 import { SlugHint } from "./_parts/SlugHint.tsx";
+import { shownError } from "./_parts/format.ts";
 
 /** Values to show in the form's fields (after a refused post, or a slug from the 404 page). */
 export interface CreateFormValues {
@@ -93,6 +94,8 @@ export default function CreateForm(props: CreateFormProps) {
             required
             maxLength={4096}
             placeholder="https://example.com/a/long/path"
+            // Come to claim a name (the 404 page's link fills it in): the destination is next.
+            autofocus={values.slug !== undefined && values.url === undefined && !props.error}
             value={fields.url}
             onInput={update}
             {...aria("url")}
@@ -146,7 +149,9 @@ export default function CreateForm(props: CreateFormProps) {
             Visitors must enter it before they are sent on.
           </p>
         </div>
-        {error && <p id="create-error" class="error" role="alert" tabIndex={-1}>{error}</p>}
+        {error && (
+          <p id="create-error" class="error" role="alert" tabIndex={-1}>{shownError(error)}</p>
+        )}
         <div>
           <button type="submit" disabled={busy}>{busy ? "Shortening…" : "Shorten"}</button>
         </div>

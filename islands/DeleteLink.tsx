@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { callApi, errorSentence } from "./_parts/http.ts";
+import { shownError } from "./_parts/format.ts";
 import { removedCount } from "./_parts/removed.ts";
 
 /** Props of the delete island. */
@@ -39,7 +40,8 @@ export default function DeleteLink({ slug, q = "" }: DeleteLinkProps) {
     }
     const row = form.current?.closest<HTMLElement>("[data-search]");
     row?.classList.add("removed");
-    row?.removeAttribute("data-search");
+    // Struck out, and no longer a way to the link; the filter still hides it like any row.
+    row?.querySelector("a.link-slug")?.removeAttribute("href");
     removedCount.value++;
     setStep("done");
   }
@@ -62,7 +64,12 @@ export default function DeleteLink({ slug, q = "" }: DeleteLinkProps) {
       {q && <input type="hidden" name="q" value={q} />}
       {step === "idle"
         ? (
-          <button ref={focused} type="submit" class="danger" aria-label={`Delete /${slug}`}>
+          <button
+            ref={focused}
+            type="submit"
+            class="danger quiet"
+            aria-label={`Delete /${slug}`}
+          >
             Delete
           </button>
         )
@@ -81,7 +88,7 @@ export default function DeleteLink({ slug, q = "" }: DeleteLinkProps) {
             <button type="button" class="secondary" onClick={() => setStep("idle")}>
               Cancel
             </button>
-            {error && <span class="error" role="alert">{error}</span>}
+            {error && <span class="error" role="alert">{shownError(error)}</span>}
           </span>
         )}
     </form>

@@ -12,27 +12,33 @@ export interface LinkFilterProps {
 
 /**
  * Filters the links list: a plain `GET /links?q=` form, which with JavaScript also hides, as
- * the person types, the rows (`[data-search]`) whose slug, title, host and note do not match.
+ * the person types, the rows (`[data-search]`) whose slug, title, destination and note do not
+ * match. A row deleted meanwhile is hidden the same way, and counted in neither figure.
  */
 export default function LinkFilter({ q, total: rendered }: LinkFilterProps) {
   const [query, setQuery] = useState(q);
-  const [shown, setShown] = useState(rendered);
-  // A deleted row loses its `data-search`: it leaves both figures.
+  // Rows the filter leaves, and of those the ones not deleted: a deleted row is marked
+  // `removed`, and leaves both figures.
+  const [counts, setCounts] = useState({ matching: rendered, shown: rendered });
   const removed = removedCount.value;
   const total = rendered - removed;
+  const needle = query.trim().toLowerCase();
   useEffect(() => {
-    const needle = query.trim().toLowerCase();
-    let count = 0;
+    let matching = 0;
+    let shown = 0;
     for (const row of document.querySelectorAll<HTMLElement>("[data-search]")) {
       row.hidden = !(row.dataset.search ?? "").includes(needle);
-      if (!row.hidden) count++;
+      if (row.hidden) continue;
+      matching++;
+      if (!row.classList.contains("removed")) shown++;
     }
-    setShown(count);
-  }, [query, removed]);
+    setCounts({ matching, shown });
+  }, [needle, removed]);
+  const { matching, shown } = counts;
 
   return (
     <form method="get" action="/links" role="search" class="filter">
-      <label for="links-q">Filter by name, title, host or note</label>
+      <label for="links-q">Filter by name, title, destination or note</label>
       <div class="inline">
         <input
           id="links-q"
@@ -45,7 +51,11 @@ export default function LinkFilter({ q, total: rendered }: LinkFilterProps) {
         <button type="submit">Filter</button>
       </div>
       <p id="links-shown" class="muted" role="status">
-        {shown === total ? `${plural(total, "link")} shown` : `${shown} of ${total} shown`}
+        {needle && matching === 0
+          ? `No link matches “${query.trim()}”`
+          : shown === total
+          ? `${plural(total, "link")} shown`
+          : `${shown} of ${total} shown`}
       </p>
     </form>
   );

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { useFocusAfterRender } from "./_parts/aria.ts";
 import { callApi, errorSentence } from "./_parts/http.ts";
+import { shownError } from "./_parts/format.ts";
 
 /** Props of the unlock form island. */
 export interface UnlockFormProps {
@@ -12,8 +13,8 @@ export interface UnlockFormProps {
 
 /**
  * The password form of a protected link: a plain form posting to `/api/unlock`, which with
- * JavaScript posts JSON, says inline when the password is wrong or attempts are used up (focus
- * back on the password), and goes on to the link once it is unlocked.
+ * JavaScript posts JSON, says inline when the password is wrong or attempts are used up (the
+ * password emptied, focus back on it), and goes on to the link once it is unlocked.
  */
 export default function UnlockForm({ slug, error: initial = null }: UnlockFormProps) {
   const [error, setError] = useState(initial);
@@ -22,7 +23,8 @@ export default function UnlockForm({ slug, error: initial = null }: UnlockFormPr
 
   async function submit(event: Event) {
     event.preventDefault();
-    const pass = new FormData(event.currentTarget as HTMLFormElement).get("pass") ?? "";
+    const form = event.currentTarget as HTMLFormElement;
+    const pass = new FormData(form).get("pass") ?? "";
     setBusy(true);
     const answer = await callApi("POST", "/api/unlock", { slug, pass });
     if (answer.status === 200) {
@@ -31,6 +33,8 @@ export default function UnlockForm({ slug, error: initial = null }: UnlockFormPr
     }
     setBusy(false);
     setError(errorSentence(answer));
+    // Typed again from the start, not after the one refused.
+    (form.elements.namedItem("pass") as HTMLInputElement).value = "";
     // Back to the password, which the disabled button took focus from, to type it again.
     focusLater("unlock-pass");
   }
@@ -50,7 +54,7 @@ export default function UnlockForm({ slug, error: initial = null }: UnlockFormPr
         aria-describedby={error ? "unlock-error" : undefined}
         aria-invalid={error ? "true" : undefined}
       />
-      {error && <p id="unlock-error" class="error" role="alert">{error}</p>}
+      {error && <p id="unlock-error" class="error" role="alert">{shownError(error)}</p>}
       <div>
         <button type="submit" disabled={busy}>{busy ? "Unlocking…" : "Unlock"}</button>
       </div>

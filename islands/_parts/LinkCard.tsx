@@ -31,7 +31,9 @@ export function LinkCard({ link }: LinkCardProps) {
               </>
             )}
             <dt>Goes to</dt>
-            <dd class="destination">{link.url ?? "hidden: the link is protected by a password"}</dd>
+            {link.url === null
+              ? <dd>Shown only after unlocking: the link is protected by a password</dd>
+              : <dd class="destination">{link.url}</dd>}
             <dt>Expires</dt>
             <dd>
               <time datetime={link.expiresAt}>{formatTime(link.expiresAt)}</time>{" "}

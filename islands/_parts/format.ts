@@ -17,3 +17,24 @@ export function daysLeft(days: number): string {
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
+
+// The pages' names of the fields the API's sentences begin with (`url must use http or https`).
+const FIELD_LABELS: Record<string, string> = {
+  url: "Destination",
+  urls: "Destinations",
+  slug: "Custom name",
+  title: "Title",
+  note: "Note",
+  pass: "Password",
+};
+
+/**
+ * A refusal of the API as a page shows it: beginning with the label of the field it names,
+ * rather than the field's name, and with a capital letter (`Custom name "x" is already taken`).
+ */
+export function shownError(sentence: string): string {
+  const field = /^([a-z]+)(?= )/.exec(sentence)?.[1];
+  const label = field === undefined ? undefined : FIELD_LABELS[field];
+  const shown = label === undefined ? sentence : label + sentence.slice(field!.length);
+  return shown.charAt(0).toUpperCase() + shown.slice(1);
+}

@@ -47,9 +47,12 @@ export async function* listLinks(store: Store): AsyncGenerator<LinkWithCounters>
   yield* withCounters(store, page);
 }
 
-/** The text a link is found by: slug, title, host and note, lower case. */
+/**
+ * The text a link is found by: slug, title, destination (of an open link only, as it is shown)
+ * and note, lower case.
+ */
 export function searchTextOf(entry: LinkListEntry): string {
-  return [entry.slug, entry.title, entry.host ?? "", entry.note].join(" ").toLowerCase();
+  return [entry.slug, entry.title, entry.url ?? "", entry.note].join(" ").toLowerCase();
 }
 
 /** Options of {@linkcode findLinkEntries}. */

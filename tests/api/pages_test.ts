@@ -138,6 +138,10 @@ Deno.test("GET /?slug= fills in the custom slug, escaped", async () => {
   const { doc, html } = await page(t, `/?slug=${encodeURIComponent('claim-me"><b>x')}`);
   assertEquals(doc.querySelector("#create-slug").getAttribute("value"), 'claim-me"><b>x');
   assertNotIncludes(html, "<b>x");
+  // Come to claim the name: the destination, still empty, has the focus.
+  assert(doc.querySelector("#create-url").hasAttribute("autofocus"));
+  const plain = await page(t, "/");
+  assert(!plain.doc.querySelector("#create-url").hasAttribute("autofocus"));
 });
 
 Deno.test("a browser's create form post gets 201 and a page with the new link's card", async () => {
@@ -177,7 +181,10 @@ Deno.test("a refused create form post shows the form again with the reason and t
   const { res, doc, html } = await page(t, "/api/create", form(fields));
   assertEquals(res.status, 409);
   assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
-  assertEquals(doc.querySelector('[role="alert"]').textContent, 'slug "taken" is already taken');
+  assertEquals(
+    doc.querySelector('[role="alert"]').textContent,
+    'Custom name "taken" is already taken',
+  );
   assertEquals(doc.querySelector("#create-url").getAttribute("value"), "example.com/second");
   assertEquals(doc.querySelector("#create-slug").getAttribute("value"), "taken");
   assertEquals(doc.querySelector("#create-title").getAttribute("value"), HOSTILE_TITLE);
@@ -188,12 +195,12 @@ Deno.test("a refused create form post shows the form again with the reason and t
   assertNotIncludes(html, HOSTILE_NOTE);
   const invalid = await page(t, "/api/create", form({ url: "", slug: "x" }));
   assertEquals(invalid.res.status, 400);
-  assertStringIncludes(invalid.doc.querySelector('[role="alert"]').textContent, "url");
+  assertStringIncludes(invalid.doc.querySelector('[role="alert"]').textContent, "Destination");
   const reserved = await page(t, "/api/create", form({ url: "example.com", slug: "stats" }));
   assertEquals(reserved.res.status, 400);
   assertEquals(
     reserved.doc.querySelector('[role="alert"]').textContent,
-    'slug "stats" is reserved',
+    'Custom name "stats" is reserved',
   );
 });
 
@@ -243,7 +250,7 @@ Deno.test("a browser's bulk form post sends lines and gets the outcome row by ro
   assertEquals(rows.length, 3);
   assertEquals(rows.map((row: Doc) => row.classList.contains("failed")), [false, true, false]);
   assertStringIncludes(rows[1].textContent, "not a url");
-  assertStringIncludes(rows[1].textContent, "url must not contain spaces");
+  assertStringIncludes(rows[1].textContent, "Destination must not contain spaces");
   assertEquals(doc.querySelector("details.bulk").hasAttribute("open"), true);
   const links = await (await t.request("/api/links")).json();
   assertEquals(links.length, 2);
@@ -254,7 +261,7 @@ Deno.test("a refused bulk form post shows the lines again with the reason", asyn
   const urls = Array.from({ length: 11 }, (_, i) => `example.com/${i}`).join("\n");
   const { res, doc } = await page(t, "/api/bulk", form({ urls }));
   assertEquals(res.status, 400);
-  assertEquals(doc.querySelector('[role="alert"]').textContent, "max 10 links per request");
+  assertEquals(doc.querySelector('[role="alert"]').textContent, "Max 10 links per request");
   assertEquals(doc.querySelector("#bulk-urls").textContent, urls);
   const json = await t.request("/api/bulk", form({ urls: "example.com/x" }, "*/*"));
   assertEquals(json.status, 200);
@@ -269,7 +276,7 @@ Deno.test("the unlock page carries the unlock island, and a refused browser post
   assertEquals(JSON.parse(island.dataset.props), { slug: "locked", error: null });
   const wrong = await page(t, "/api/unlock", form({ slug: "locked", pass: "nope" }));
   assertEquals(wrong.res.status, 403);
-  assertEquals(wrong.doc.querySelector('[role="alert"]').textContent, "wrong password");
+  assertEquals(wrong.doc.querySelector('[role="alert"]').textContent, "Wrong password");
   const empty = await page(t, "/api/unlock", form({ slug: "locked", pass: "" }));
   assertEquals(empty.res.status, 400);
   assertEquals(empty.doc.querySelector("input[name=slug]").getAttribute("value"), "locked");
@@ -310,7 +317,7 @@ Deno.test("/links lists live links newest first, escaped, never a protected dest
   assertEquals(deletes[0].querySelector("input[name=slug]").getAttribute("value"), "newest");
 });
 
-Deno.test("/links?q= filters by slug, title, host and note without JavaScript", async () => {
+Deno.test("/links?q= filters by slug, title, destination and note without JavaScript", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "alpha.example/x", slug: "one", title: "Holiday" });
   await t.json("/api/create", { url: "beta.example/y", slug: "two", note: "groceries" });
@@ -321,6 +328,12 @@ Deno.test("/links?q= filters by slug, title, host and note without JavaScript", 
   };
   assertEquals(await slugs("HOLIDAY"), ["/one"]);
   assertEquals(await slugs("beta.example"), ["/two"]);
+  assertEquals(await slugs("https://beta.example/Y"), ["/two"], "a destination pasted whole");
+  assertEquals(
+    await slugs("gamma.example/z"),
+    [],
+    "a protected link's destination is not searched",
+  );
   assertEquals(await slugs("grocer"), ["/two"]);
   assertEquals(await slugs("gamma"), []);
   assertEquals(await slugs("thr"), ["/three"]);
@@ -478,7 +491,7 @@ Deno.test("a wrong password without JavaScript marks the password field invalid"
   const input = doc.querySelector("#unlock-pass");
   assertEquals(input.getAttribute("aria-invalid"), "true");
   assertEquals(input.getAttribute("aria-describedby"), "unlock-error");
-  assertEquals(doc.querySelector("#unlock-error").textContent, "wrong password");
+  assertEquals(doc.querySelector("#unlock-error").textContent, "Wrong password");
   assertEquals(doc.querySelector("title").textContent, "Error: Protected link · lapse");
 });
 
@@ -594,7 +607,7 @@ Deno.test("a refused bulk form post says Error in the title and marks the lines 
   const lines = doc.querySelector("#bulk-urls");
   assertEquals(lines.getAttribute("aria-invalid"), "true");
   assertEquals(lines.getAttribute("aria-describedby"), "bulk-error");
-  assertEquals(doc.querySelector("#bulk-error").textContent, "max 10 links per request");
+  assertEquals(doc.querySelector("#bulk-error").textContent, "Max 10 links per request");
   assertEquals(doc.querySelector("#bulk-pass").hasAttribute("aria-invalid"), false);
   // The create form, not the one refused, stays unmarked.
   assertEquals(doc.querySelector("#create-url").hasAttribute("aria-invalid"), false);

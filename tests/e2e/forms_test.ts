@@ -53,7 +53,7 @@ Deno.test({
         assertEquals(refused.status(), 403);
         await page.waitForLoadState();
         assertEquals(await page.getAttribute("#unlock-pass", "aria-invalid"), "true");
-        assertEquals(await page.textContent("#unlock-error"), "wrong password");
+        assertEquals(await page.textContent("#unlock-error"), "Wrong password");
         await page.getByLabel("Password").fill("open sesame");
         await page.getByRole("button", { name: "Unlock" }).click();
         await page.waitForURL(`${f.destination}/no-script-secret`, { timeout: ARRIVAL_MS });
@@ -70,9 +70,11 @@ Deno.test({
       await waitForIslands(page);
       await page.getByLabel("Password").fill("wrong");
       await page.getByRole("button", { name: "Unlock" }).click();
-      await page.locator("#unlock-error", { hasText: "wrong password" }).waitFor();
+      await page.locator("#unlock-error", { hasText: "Wrong password" }).waitFor();
       await waitForFocus(page, "unlock-pass");
+      assertEquals(await page.inputValue("#unlock-pass"), "", "the refused password is gone");
       // The same refusal again, with focus taken away meanwhile.
+      await page.getByLabel("Password").fill("wrong");
       await page.getByRole("button", { name: "Unlock" }).click();
       await waitForFocus(page, "unlock-pass");
       assertEquals(await page.getAttribute("#unlock-pass", "aria-invalid"), "true");
@@ -119,7 +121,7 @@ Deno.test({
         assertEquals(await page.getAttribute("#bulk-results", "aria-label"), "Results, row by row");
         await lines.fill(Array.from({ length: 11 }, (_, i) => `example.com/${i}`).join("\n"));
         await page.getByRole("button", { name: "Shorten all" }).click();
-        await page.locator("#bulk-error", { hasText: "max 10 links per request" }).waitFor();
+        await page.locator("#bulk-error", { hasText: "Max 10 links per request" }).waitFor();
         await waitForFocus(page, "bulk-error");
         assertEquals(await page.locator(".bulk-row").count(), 0);
         assertEquals(await lines.getAttribute("aria-invalid"), "true");
@@ -145,7 +147,7 @@ Deno.test({
       await row.getByText("Deleted /count-one").waitFor();
       await page.locator("#links-shown", { hasText: `${total - 1} links shown` }).waitFor();
       // And under a filter, both figures.
-      await page.getByLabel("Filter by name, title, host or note").fill("count-");
+      await page.getByLabel("Filter by name, title, destination or note").fill("count-");
       await page.locator("#links-shown", { hasText: `1 of ${total - 1} shown` }).waitFor();
       const other = page.locator(".link-row:visible");
       await other.getByRole("button", { name: "Delete /count-two" }).click();

@@ -155,6 +155,11 @@ Deno.test({
       assertEquals(await page.locator(".bulk-row.failed").count(), 1);
       assertStringIncludes(await rows.nth(1).textContent() ?? "", "not a url");
       assertStringIncludes(await rows.nth(0).textContent() ?? "", "Made");
+      // Each made row says where its link goes.
+      assertEquals(
+        await rows.nth(2).locator(".bulk-destination code").textContent(),
+        "https://example.org/bulk-2",
+      );
       assertEquals(new URL(page.url()).pathname, "/");
       assertEquals(await page.locator(".recent li").count(), 2);
       await screenshot(page, "home-bulk-light");
@@ -176,7 +181,7 @@ Deno.test({
         await waitForIslands(page);
         await page.getByLabel("Password").fill("wrong one");
         await page.getByRole("button", { name: "Unlock" }).click();
-        await page.locator("#unlock-error", { hasText: "wrong password" }).waitFor();
+        await page.locator("#unlock-error", { hasText: "Wrong password" }).waitFor();
         assertEquals(new URL(page.url()).pathname, "/guarded");
         await page.getByLabel("Password").fill("open sesame");
         await page.getByRole("button", { name: "Unlock" }).click();
@@ -195,7 +200,7 @@ Deno.test({
       const rows = page.locator(".link-row");
       const total = await rows.count();
       assert(total >= 3, `${total} rows`);
-      await page.getByLabel("Filter by name, title, host or note").fill("DOOMED");
+      await page.getByLabel("Filter by name, title, destination or note").fill("DOOMED");
       await page.locator("#links-shown", { hasText: `1 of ${total} shown` }).waitFor();
       assertEquals(await page.locator(".link-row:visible").count(), 1);
       const row = page.locator(".link-row:visible");
@@ -204,6 +209,13 @@ Deno.test({
       await row.getByRole("button", { name: "Yes, delete" }).click();
       await row.getByText("Deleted /doomed").waitFor();
       await screenshot(page, "links-deleted-light");
+      // The deleted row leads nowhere now, and a filter hides it as any row.
+      assertEquals(await row.locator("a.link-slug[href]").count(), 0);
+      await page.getByLabel("Filter by name, title, destination or note").fill("zzzz");
+      await page.locator("#links-shown", { hasText: "No link matches “zzzz”" }).waitFor();
+      assertEquals(await page.locator(".link-row:visible").count(), 0);
+      await page.getByLabel("Filter by name, title, destination or note").fill("");
+      await page.locator("#links-shown", { hasText: `${total - 1} links shown` }).waitFor();
       const check = await (await fetch(`${f.origin}/api/check?slug=doomed`)).json();
       assertEquals(check.exists, false);
       assertEquals(problems, []);
@@ -238,7 +250,10 @@ Deno.test({
         ]);
         assertEquals(refused.status(), 409);
         await page.waitForLoadState();
-        assertEquals(await page.textContent("[role=alert]"), 'slug "no-script" is already taken');
+        assertEquals(
+          await page.textContent("[role=alert]"),
+          'Custom name "no-script" is already taken',
+        );
         assertEquals(
           await page.getByLabel("Destination", { exact: true }).inputValue(),
           "example.com/again",
