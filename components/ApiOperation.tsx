@@ -60,6 +60,7 @@ export function ApiOperation({ document, path, method, operation }: ApiOperation
         <>
           <h4>Parameters</h4>
           <FieldTable
+            label={`Parameters of ${method.toUpperCase()} ${path}`}
             rows={operation.parameters.map((parameter) => ({
               name: `${parameter.name} (${parameter.in})`,
               type: typeOf(parameter.schema),
@@ -81,7 +82,10 @@ export function ApiOperation({ document, path, method, operation }: ApiOperation
               </span>
             ))}
           </p>
-          <FieldTable rows={fieldsOf(bodyMedia.schema)} />
+          <FieldTable
+            label={`Body of ${method.toUpperCase()} ${path}`}
+            rows={fieldsOf(bodyMedia.schema)}
+          />
         </>
       )}
       <h4>Responses</h4>
@@ -115,21 +119,18 @@ export function ApiOperation({ document, path, method, operation }: ApiOperation
       {answerFields.length > 0 && example && (
         <>
           <h4>Fields of the {example.status} answer</h4>
-          <FieldTable rows={answerFields} />
+          <FieldTable
+            label={`Fields of the ${example.status} answer of ${method.toUpperCase()} ${path}`}
+            rows={answerFields}
+          />
         </>
       )}
       <h4>Example</h4>
-      <pre
-        class="api-example"
-        tabIndex={0}
-      ><code>{curlCommand(document, { path, method, operation })}</code></pre>
+      <pre class="api-example"><code>{curlCommand(document, { path, method, operation })}</code></pre>
       {bodyMedia?.example !== undefined && (
         <>
           <p class="muted">Body sent:</p>
-          <pre
-            class="api-example"
-            tabIndex={0}
-          ><code>{JSON.stringify(bodyMedia.example, null, 2)}</code></pre>
+          <pre class="api-example"><code>{JSON.stringify(bodyMedia.example, null, 2)}</code></pre>
         </>
       )}
       {example && (
@@ -137,10 +138,7 @@ export function ApiOperation({ document, path, method, operation }: ApiOperation
           <p class="muted">
             Answer <code>{example.status}</code> (<code>{example.type}</code>):
           </p>
-          <pre
-            class="api-example"
-            tabIndex={0}
-          ><code>{showExample(example.media.example)}</code></pre>
+          <pre class="api-example"><code>{showExample(example.media.example)}</code></pre>
         </>
       )}
     </article>
@@ -149,16 +147,18 @@ export function ApiOperation({ document, path, method, operation }: ApiOperation
 
 /** Props of {@linkcode FieldTable}. */
 export interface FieldTableProps {
+  /** What the table is, for a reader that reaches it by keyboard. */
+  label: string;
   rows: FieldRow[];
 }
 
 /** A table of fields: name, type, whether required, rules and description. */
-export function FieldTable({ rows }: FieldTableProps) {
+export function FieldTable({ label, rows }: FieldTableProps) {
   if (rows.length === 0) return null;
   return (
-    // Focusable, as the example below is: on a narrow screen it scrolls sideways, and a keyboard
-    // scrolls only what it can focus.
-    <div class="api-table" tabIndex={0}>
+    // Focusable, and named: on a narrow screen it scrolls sideways, and a keyboard scrolls only
+    // what it can focus. (The examples wrap instead, so they never need the focus.)
+    <div class="api-table" tabIndex={0} role="region" aria-label={label}>
       <table>
         <thead>
           <tr>

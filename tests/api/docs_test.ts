@@ -36,6 +36,13 @@ Deno.test("GET /docs shows every operation of the document with its parameters, 
     }
   }
   assert(seen >= 20, `only ${seen} operations`);
+  // The keyboard stops only at what scrolls sideways, and knows what it stopped at.
+  for (const stop of page.querySelectorAll("[tabindex]")) {
+    assertEquals(stop.getAttribute("class"), "api-table");
+    assertEquals(stop.getAttribute("role"), "region");
+    assert(stop.getAttribute("aria-label"), "a named region");
+  }
+  assertEquals(page.querySelectorAll("pre[tabindex]").length, 0, "examples wrap instead");
 });
 
 Deno.test("GET /docs shows the body fields and example JSON of POST /api/create", async () => {
