@@ -121,13 +121,7 @@ function BulkResult({ row, index }: { row: BulkRow; index: number }) {
         {row.link.shortUrl}
       </a>{" "}
       <CopyButton text={row.link.shortUrl} target={id} />
-      <span class="bulk-destination">
-        {row.link.url === null ? "protected by the password" : (
-          <>
-            to <code>{row.link.url}</code>
-          </>
-        )}
-      </span>
+      {row.link.url && <span class="bulk-destination">{row.link.url}</span>}
       <span class="muted">
         expires <time datetime={row.link.expiresAt}>{formatTime(row.link.expiresAt)}</time>{" "}
         ({daysLeft(row.link.expiresInDays)})

@@ -95,7 +95,7 @@ export default function CreateForm(props: CreateFormProps) {
             maxLength={4096}
             placeholder="https://example.com/a/long/path"
             // Come to claim a name (the 404 page's link fills it in): the destination is next.
-            autofocus={values.slug !== undefined && values.url === undefined && !props.error}
+            autofocus={!!values.slug && !values.url}
             value={fields.url}
             onInput={update}
             {...aria("url")}

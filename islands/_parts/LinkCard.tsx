@@ -32,7 +32,7 @@ export function LinkCard({ link }: LinkCardProps) {
             )}
             <dt>Goes to</dt>
             {link.url === null
-              ? <dd>Shown only after unlocking: the link is protected by a password</dd>
+              ? <dd>Hidden: protected by a password</dd>
               : <dd class="destination">{link.url}</dd>}
             <dt>Expires</dt>
             <dd>

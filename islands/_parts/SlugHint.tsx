@@ -44,9 +44,9 @@ export function SlugHint({ id, slug, pattern, delayMs = 300 }: SlugHintProps) {
   }[state];
   const tone = state === "available"
     ? "ok"
-    : state === "checking" || state === "empty" || state === "unchecked" || state === "unknown"
-    ? "muted"
-    : "error";
+    : state === "taken" || state === "reserved" || state === "invalid"
+    ? "error"
+    : "muted";
   return (
     <p id={id} class={`hint ${tone}`} aria-live="polite" data-state={state}>
       {text}

@@ -18,14 +18,12 @@ export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-// The pages' names of the fields the API's sentences begin with (`url must use http or https`).
+// The pages' labels of the fields the API's sentences begin with (`url must use http or https`),
+// where the label is not the name with a capital letter (`title`, `note`).
 const FIELD_LABELS: Record<string, string> = {
-  url: "Destination",
-  urls: "Destinations",
-  slug: "Custom name",
-  title: "Title",
-  note: "Note",
-  pass: "Password",
+  url: "destination",
+  slug: "custom name",
+  pass: "password",
 };
 
 /**
@@ -33,8 +31,6 @@ const FIELD_LABELS: Record<string, string> = {
  * rather than the field's name, and with a capital letter (`Custom name "x" is already taken`).
  */
 export function shownError(sentence: string): string {
-  const field = /^([a-z]+)(?= )/.exec(sentence)?.[1];
-  const label = field === undefined ? undefined : FIELD_LABELS[field];
-  const shown = label === undefined ? sentence : label + sentence.slice(field!.length);
+  const shown = sentence.replace(/^[a-z]+(?= )/, (word) => FIELD_LABELS[word] ?? word);
   return shown.charAt(0).toUpperCase() + shown.slice(1);
 }
