@@ -54,7 +54,11 @@ export const linkInput = z.object({
     .describe("A title"),
   note: z.preprocess(blankIsAbsent, text("note").trim().max(MAX_NOTE_LENGTH).optional())
     .describe("A note, shown in the list"),
-  slug: z.preprocess(blankIsAbsent, customSlug.optional()).describe(
+  // Trimmed first: a slug of spaces alone is no slug given, as an empty one is.
+  slug: z.preprocess(
+    (value) => blankIsAbsent(typeof value === "string" ? value.trim() : value),
+    customSlug.optional(),
+  ).describe(
     "A custom slug: 3 to 48 of `A-Z a-z 0-9 - _`, starting with a letter or digit; " +
       "case-sensitive, and not a reserved word in any case. Random when absent",
   ),

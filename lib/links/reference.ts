@@ -16,8 +16,8 @@ export interface ReferenceOptions {
 }
 
 /**
- * The slug `value` names: `value` itself when it is a slug, else the single path segment of an
- * http(s) URL whose host is the service host or its `www.` variant, naming no port or the
+ * The slug `value` names: `value` itself when it is a slug, else the single path segment (a
+ * slash after it allowed) of an http(s) URL whose host is the service host or its `www.` variant, naming no port or the
  * service's (the scheme may be left out). Anything else throws
  * `InvalidInputError("invalid slug")`.
  */
@@ -41,7 +41,8 @@ export function slugFromReference(
   if (!web || !onPort || (host !== serviceHost && host !== `www.${serviceHost}`)) {
     throw new InvalidInputError("invalid slug");
   }
-  const slug = decodeSegment(url.pathname.slice(1));
+  // A short URL pasted with a slash after it names the link, as the redirect takes it.
+  const slug = decodeSegment(url.pathname.slice(1).replace(/\/$/, ""));
   if (slug === null || !isSlugLike(slug)) throw new InvalidInputError("invalid slug");
   return slug;
 }

@@ -8,6 +8,7 @@ Deno.test("a reference is a bare slug or a short URL of the service host", () =>
   assertEquals(slugFromReference("https://www.sho.rt/abc1234", "sho.rt"), "abc1234");
   assertEquals(slugFromReference("sho.rt/abc1234", "sho.rt"), "abc1234");
   assertEquals(slugFromReference("HTTP://SHO.RT/Abc", "sho.rt"), "Abc");
+  assertEquals(slugFromReference("https://sho.rt/abc1234/", "sho.rt"), "abc1234", "a slash after");
 });
 
 Deno.test("a reference to another host, or to no slug, is an invalid slug", async () => {
@@ -17,6 +18,8 @@ Deno.test("a reference to another host, or to no slug, is an invalid slug", asyn
       "https://sho.rt.evil.example/abc",
       "https://sho.rt/",
       "https://sho.rt/a/b",
+      "https://sho.rt//",
+      "https://sho.rt/abc//",
       "a b",
       "https://sho.rt/%zz",
       "ftp://sho.rt/abc",

@@ -22,6 +22,18 @@ Deno.test("POST /api/create answers 201 with the new link", async () => {
   assertEquals(follow.headers.get("location"), "https://example.com/page");
 });
 
+Deno.test("POST /api/create takes a slug that is empty, null or spaces alone as none given", async () => {
+  await using t = await testApp();
+  for (const slug of ["", null, "   "]) {
+    const res = await t.json("/api/create", { url: "example.com/blank", slug });
+    assertEquals(res.status, 201, JSON.stringify(slug));
+    assert(/^[A-Za-z0-9]{7}$/.test((await res.json()).slug), "a generated slug");
+  }
+  // A password of spaces is a password: only the slug is trimmed.
+  const spaced = await t.json("/api/create", { url: "example.com/spaced", pass: "   " });
+  assertEquals((await spaced.json()).protected, true);
+});
+
 Deno.test("POST /api/create takes a custom slug, title and note", async () => {
   await using t = await testApp();
   const res = await t.json("/api/create", {
