@@ -79,7 +79,9 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
         const shown: BulkRow[] = rows.map((row) =>
           row.ok ? row : { ok: false, url: String(row.url ?? ""), error: row.error }
         );
-        return renderHome({ bulk: { rows: shown } }, 200, { "Cache-Control": "no-store" });
+        // The lines that failed stay in the field, to be mended and sent again.
+        const urls = shown.flatMap((row) => (row.ok ? [] : [row.url])).join("\n");
+        return renderHome({ bulk: { rows: shown, urls } }, 200, { "Cache-Control": "no-store" });
       }
       return c.json(rows);
     },

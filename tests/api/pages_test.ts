@@ -252,6 +252,7 @@ Deno.test("a browser's bulk form post sends lines and gets the outcome row by ro
   assertStringIncludes(rows[1].textContent, "not a url");
   assertStringIncludes(rows[1].textContent, "Destination must not contain spaces");
   assertEquals(doc.querySelector("details.bulk").hasAttribute("open"), true);
+  assertEquals(doc.querySelector("#bulk-urls").textContent, "not a url", "the failed line stays");
   const links = await (await t.request("/api/links")).json();
   assertEquals(links.length, 2);
 });
