@@ -53,7 +53,8 @@ export function StatsPage({ stats }: StatsPageProps) {
             items={stats.top.map((link) => ({
               name: link.title ? `/${link.slug} · ${link.title}` : `/${link.slug}`,
               value: link.clicks,
-              href: link.shortUrl,
+              // To the link in the list: following the short link itself would count a click.
+              href: `/links?q=${encodeURIComponent(link.slug)}`,
             }))}
           />
         </section>
@@ -66,8 +67,8 @@ export function StatsPage({ stats }: StatsPageProps) {
         />
         <Breakdown
           id="devices"
-          title="Devices"
-          label="Visits by device"
+          title="Devices (every visit, bots included)"
+          label="Visits by device, bots included"
           empty="No visits yet."
           counts={stats.devices}
         />
