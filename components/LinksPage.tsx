@@ -54,7 +54,7 @@ export function LinksPage({ entries, truncated, q, removed }: LinksPageProps) {
 
 function LinkRow({ entry, q }: { entry: LinkListEntry; q: string }) {
   return (
-    <li class="card link-row" data-search={searchTextOf(entry)}>
+    <li id={`link-${entry.slug}`} class="card link-row" data-search={searchTextOf(entry)}>
       <div class="link-head">
         <a class="link-slug" href={entry.shortUrl}>/{entry.slug}</a>
         {entry.protected && <span class="badge">Protected</span>}

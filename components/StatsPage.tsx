@@ -54,7 +54,7 @@ export function StatsPage({ stats }: StatsPageProps) {
               name: link.title ? `/${link.slug} · ${link.title}` : `/${link.slug}`,
               value: link.clicks,
               // To the link in the list: following the short link itself would count a click.
-              href: `/links?q=${encodeURIComponent(link.slug)}`,
+              href: `/links?q=${encodeURIComponent(link.slug)}#link-${link.slug}`,
             }))}
           />
         </section>

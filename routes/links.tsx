@@ -7,19 +7,14 @@ import { Hono } from "hono";
 import { LinksPage } from "../components/LinksPage.tsx";
 import { RemovePage } from "../components/RemovePage.tsx";
 import { LinkNotFoundError } from "../lib/errors.ts";
-import {
-  existingSlug,
-  findLinkEntries,
-  getLiveLink,
-  isSlugLike,
-  removeLink,
-} from "../lib/links/mod.ts";
+import { existingSlug, findLinkEntries, getLiveLink, isSlugLike } from "../lib/links/mod.ts";
 import { RATE_LIMITS } from "../lib/rate_limit/mod.ts";
 import { parseInput } from "../lib/validation.ts";
 import { readObjectBody } from "./_lib/body.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
 import { redirectWithPolicy } from "./_lib/redirect.ts";
+import { removeLinkOf } from "./_lib/remove.ts";
 import { rateLimit } from "./_middleware/rate_limit.ts";
 
 /** Most links the page lists; the rest are reached by the filter or the export. */
@@ -70,7 +65,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
           "Cache-Control": "no-store",
         });
       }
-      await removeLink(deps.store, slug);
+      await removeLinkOf(deps, slug);
       const back = new URLSearchParams(q ? { q, removed: slug } : { removed: slug });
       return redirectWithPolicy(c, `/links?${back}`, 303);
     });

@@ -2,6 +2,7 @@
  * Wording shared by the pages and the islands.
  * @module
  */
+import { fieldNamed } from "./aria.ts";
 
 /** An ISO time as `YYYY-MM-DD HH:MM UTC`. */
 export function formatTime(iso: string): string {
@@ -31,6 +32,7 @@ const FIELD_LABELS: Record<string, string> = {
  * rather than the field's name, and with a capital letter (`Custom name "x" is already taken`).
  */
 export function shownError(sentence: string): string {
-  const shown = sentence.replace(/^[a-z]+(?= )/, (word) => FIELD_LABELS[word] ?? word);
+  const field = fieldNamed(sentence, Object.keys(FIELD_LABELS));
+  const shown = field === null ? sentence : FIELD_LABELS[field] + sentence.slice(field.length);
   return shown.charAt(0).toUpperCase() + shown.slice(1);
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { cacheEpochKey, cacheSeenKey, cacheSeenPrefix } from "../kv/keys.ts";
+import { beforeDeadline } from "../kv/deadline.ts";
 import { pause } from "../kv/retry.ts";
 import type { DatedLinkRecord } from "./record.ts";
 
@@ -24,9 +25,13 @@ export interface LinkCacheOptions {
 // A watching instance writes its cache_seen entry again this often, even with no new epoch: an
 // entry older than SEEN_LIVE_MS is an instance that stopped without saying so (killed, say),
 // which a removal does not wait for. The store drops an entry SEEN_KEPT_MS after its last write.
+// An entry's age is read on the remover's clock from the writer's: instances' clocks must agree
+// within a second or two, as NTP keeps them (the click figures' commit numbers assume as much).
 const SEEN_REFRESH_MS = 2_000;
 const SEEN_LIVE_MS = 6_000;
 const SEEN_KEPT_MS = 60_000;
+// The longest a stop waits for the store to take its last word.
+const STOP_WAIT_MS = 1_000;
 
 /** What an instance's {@linkcode cacheSeenKey} holds. */
 interface SeenEpoch {
@@ -52,7 +57,8 @@ export class LinkCache {
   #instance = crypto.randomUUID();
   #watching = false;
   #watched: Deno.Kv | null = null;
-  // The cache_seen writes, one after the other, so an older epoch never lands after a newer.
+  // The cache_seen write under way, if any; the next one waits for it, so an older epoch never
+  // lands after a newer, and epochs seen meanwhile make one write, of the latest.
   #telling: Promise<void> = Promise.resolve();
   #reader: ReadableStreamDefaultReader<Deno.KvEntryMaybe<unknown>[]> | null = null;
   #poll: ReturnType<typeof setTimeout> | undefined;
@@ -116,12 +122,23 @@ export class LinkCache {
     this.#watched = kv;
     let epoch: bigint | null | undefined;
     let toldAt = -Infinity;
+    let next: SeenEpoch | null = null;
+    let writing = false;
+    const write = async () => {
+      writing = true;
+      for (let seen = next; seen !== null; seen = next) {
+        next = null;
+        // A write that fails is made again at the next refresh.
+        await kv.set(cacheSeenKey(this.#instance), seen, { expireIn: SEEN_KEPT_MS }).catch(
+          () => {},
+        );
+      }
+      writing = false;
+    };
     const tell = (told: bigint) => {
       toldAt = Date.now();
-      const seen: SeenEpoch = { epoch: told, at: toldAt };
-      this.#telling = this.#telling
-        .then(() => kv.set(cacheSeenKey(this.#instance), seen, { expireIn: SEEN_KEPT_MS }))
-        .then(() => {}, () => {}); // a write that fails is made again at the next refresh
+      next = { epoch: told, at: toldAt };
+      if (!writing) this.#telling = write();
     };
     // The first epoch read clears the cache too: what it held before (read while the store was
     // coming up, say) may predate a removal that epoch counts.
@@ -165,29 +182,33 @@ export class LinkCache {
     await reader?.cancel().catch(() => {});
     const kv = this.#watched;
     this.#watched = null;
-    await this.#telling;
-    await kv?.delete(cacheSeenKey(this.#instance)).catch(() => {});
+    // A stuck store does not hold the stop: the entry then ages out of the removals' view.
+    await beforeDeadline(this.#telling, STOP_WAIT_MS);
+    if (kv) {
+      await beforeDeadline(kv.delete(cacheSeenKey(this.#instance)).catch(() => {}), STOP_WAIT_MS);
+    }
   }
 
   /**
    * Waits until every other instance watching `kv` has cleared its cache for the epoch as it
    * stands now: after a removal, no instance then answers from a copy of the removed link. An
    * instance that has not said so within `timeoutMs` (its event loop or its store stuck) is not
-   * waited for longer. True when every instance had; false on the timeout or a store failure.
+   * waited for longer, nor is a store that does not answer within that time. True when every
+   * instance had; false on the timeout or a store failure.
    */
   async seenEverywhere(kv: Deno.Kv, options: SeenEverywhereOptions = {}): Promise<boolean> {
-    const deadline = Date.now() + (options.timeoutMs ?? 1_000);
-    try {
+    const timeoutMs = options.timeoutMs ?? 1_000;
+    const started = performance.now();
+    const waited = async () => {
       const value = (await kv.get(cacheEpochKey())).value;
       const epoch = value instanceof Deno.KvU64 ? value.value : 0n;
       while (await this.#someoneBehind(kv, epoch)) {
-        if (Date.now() >= deadline) return false;
+        if (performance.now() - started >= timeoutMs) return false;
         await pause(options.pollMs ?? 10);
       }
       return true;
-    } catch {
-      return false;
-    }
+    };
+    return await beforeDeadline(waited().catch(() => false), timeoutMs) === true;
   }
 
   async #someoneBehind(kv: Deno.Kv, epoch: bigint): Promise<boolean> {

@@ -17,8 +17,8 @@ export interface ReferenceOptions {
 
 /**
  * The slug `value` names: `value` itself when it is a slug, else the single path segment (a
- * slash after it allowed) of an http(s) URL whose host is the service host or its `www.` variant, naming no port or the
- * service's (the scheme may be left out). Anything else throws
+ * slash after it allowed) of an http(s) URL whose host is the service host or its `www.` variant,
+ * naming no port or the service's (the scheme may be left out). Anything else throws
  * `InvalidInputError("invalid slug")`.
  */
 export function slugFromReference(

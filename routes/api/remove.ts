@@ -4,16 +4,12 @@
  */
 import { Hono } from "hono";
 import { LinkNotFoundError } from "../../lib/errors.ts";
-import {
-  type LinkConfirmation,
-  linkConfirmation,
-  removeLink,
-  slugQuery,
-} from "../../lib/links/mod.ts";
+import { type LinkConfirmation, linkConfirmation, slugQuery } from "../../lib/links/mod.ts";
 import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import { refuseMarkedBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
+import { removeLinkOf } from "../_lib/remove.ts";
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
@@ -36,11 +32,11 @@ export const spec: RouteSpec = {
 };
 
 /** The route: 200 `{ok: true, slug}`, or 404 for an unknown or expired slug. */
-export function makeRoute({ store }: AppDeps): Hono<AppEnv> {
+export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>().delete("/", async (c) => {
     refuseMarkedBody(c);
     const { slug } = parseQuery(c, slugQuery);
-    await removeLink(store, slug);
+    await removeLinkOf(deps, slug);
     return c.json({ ok: true, slug } satisfies LinkConfirmation);
   });
 }

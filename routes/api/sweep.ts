@@ -13,7 +13,6 @@ import {
   linkConfirmation,
   listExpiredLinks,
   optionalSlugQuery,
-  removeLink,
   runSweep,
   stampUndatedLinks,
   sweepListing,
@@ -26,6 +25,7 @@ import { parseInput } from "../../lib/validation.ts";
 import { readObjectBody, refuseMarkedBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
+import { removeLinkOf } from "../_lib/remove.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
 
 /** The body that runs the sweep. */
@@ -101,7 +101,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       refuseMarkedBody(c);
       const { slug } = parseQuery(c, optionalSlugQuery);
       if (slug === undefined) return c.json(await listExpiredLinks(store));
-      await removeLink(store, slug);
+      await removeLinkOf(deps, slug);
       return c.json({ ok: true, slug } satisfies LinkConfirmation);
     })
     .post("/", limit, async (c) => {

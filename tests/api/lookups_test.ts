@@ -1,5 +1,7 @@
-import { assertEquals } from "../_helpers/assert.ts";
+import { assert, assertEquals } from "../_helpers/assert.ts";
 import { testApp } from "../_helpers/app.ts";
+import { cacheSeenKey } from "../../lib/kv/keys.ts";
+import type { LogLine } from "../../lib/log/mod.ts";
 
 const WEEK = 7 * 86_400_000;
 
@@ -99,4 +101,21 @@ Deno.test("DELETE /api/remove removes at once; unknown or expired is 404", async
   assertEquals((await t.request("/api/remove?slug=stale", { method: "DELETE" })).status, 404);
   assertEquals((await t.request("/api/remove", { method: "DELETE" })).status, 400);
   assertEquals((await t.request("/api/remove?slug=a/b", { method: "DELETE" })).status, 400);
+});
+
+Deno.test("a removal that another instance has not confirmed in a second answers, and says so in the log", async () => {
+  const logged: LogLine[] = [];
+  await using t = await testApp({ log: (line) => logged.push(line) });
+  await t.json("/api/create", { url: "example.com", slug: "laggard" });
+  // Another instance, alive a moment ago, that has not caught up with the removal's epoch.
+  await t.store.kv.set(cacheSeenKey("stuck"), { epoch: 0n, at: Date.now() });
+  const started = performance.now();
+  const res = await t.request("/api/remove?slug=laggard", { method: "DELETE" });
+  const took = performance.now() - started;
+  assertEquals(res.status, 200);
+  assert(took >= 1_000 && took < 2_000, `answered after ${took.toFixed(0)} ms`);
+  const warning = logged.find((line) => line.level === "warn");
+  assertEquals(warning?.msg, "removal answered before every instance had forgotten the link");
+  assertEquals(warning?.slug, "laggard");
+  assertEquals((await t.request("/laggard")).status, 404);
 });

@@ -412,7 +412,7 @@ Deno.test("/stats draws the figures it is given as SVG, escaped", async () => {
   assertEquals(doc.querySelectorAll(".bar-list").length, 4);
   assertStringIncludes(doc.querySelector(".bar-list").textContent, HOSTILE_TITLE);
   // A top link leads to its row in the list, not through the short link (which would count).
-  assertEquals(doc.querySelector(".bar-list a").getAttribute("href"), "/links?q=hot");
+  assertEquals(doc.querySelector(".bar-list a").getAttribute("href"), "/links?q=hot#link-hot");
   assertStringIncludes(doc.querySelector("main").textContent, "3 live links and 12 clicks");
 });
 
