@@ -13,6 +13,8 @@ export interface CreateFormValues {
   slug?: string;
   title?: string;
   note?: string;
+  /** A password was given with the refused post: it is not sent back, so it must be typed again. */
+  passDropped?: boolean;
 }
 
 /** Props of the create form island. */
@@ -146,7 +148,9 @@ export default function CreateForm(props: CreateFormProps) {
             {...aria("pass", "create-pass-help")}
           />
           <p id="create-pass-help" class="hint muted">
-            Visitors must enter it before they are sent on.
+            {values.passDropped
+              ? "Type it again: a refused form does not send it back."
+              : "Visitors must enter it before they are sent on."}
           </p>
         </div>
         {error && (

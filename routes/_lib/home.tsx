@@ -31,7 +31,7 @@ export function renderHome(
 
 /**
  * The start page for a refused create form: the reason, the field it names, and the fields but
- * the password.
+ * the password, which is never sent back (the form says so when one was given).
  */
 export function createFormErrorPage(
   fields: Record<string, string>,
@@ -40,7 +40,7 @@ export function createFormErrorPage(
 ): Response {
   const { url, slug, title, note } = fields;
   const create = {
-    values: { url, slug, title, note },
+    values: { url, slug, title, note, passDropped: Boolean(fields.pass) },
     error: error.message,
     errorField: fieldOf(error),
   };

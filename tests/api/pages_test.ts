@@ -192,10 +192,19 @@ Deno.test("a refused create form post shows the form again with the reason and t
   assertStringIncludes(html, "&lt;/script>&lt;script>alert(1)&lt;/script></textarea>");
   assertEquals(doc.querySelector("#create-pass").getAttribute("value"), null);
   assertNotIncludes(html, "secret-pass");
+  assertEquals(
+    doc.querySelector("#create-pass-help").textContent,
+    "Type it again: a refused form does not send it back.",
+  );
   assertNotIncludes(html, HOSTILE_NOTE);
   const invalid = await page(t, "/api/create", form({ url: "", slug: "x" }));
   assertEquals(invalid.res.status, 400);
   assertStringIncludes(invalid.doc.querySelector('[role="alert"]').textContent, "Destination");
+  assertEquals(
+    invalid.doc.querySelector("#create-pass-help").textContent,
+    "Visitors must enter it before they are sent on.",
+    "no password given, none to type again",
+  );
   const reserved = await page(t, "/api/create", form({ url: "example.com", slug: "stats" }));
   assertEquals(reserved.res.status, 400);
   assertEquals(
