@@ -11,6 +11,8 @@ export interface LinkCardProps {
 /** A new link: the short URL as text and as a link, a copy button, its expiry and its QR code. */
 export function LinkCard({ link }: LinkCardProps) {
   const id = `short-${link.slug}`;
+  // On a narrow screen the short URL wraps before its slug, not in the middle of it.
+  const cut = link.shortUrl.lastIndexOf("/") + 1;
   return (
     <section class="card result" aria-labelledby="result-heading">
       {/* Focusable, so the create form can move focus here once the link is made. */}
@@ -18,7 +20,11 @@ export function LinkCard({ link }: LinkCardProps) {
       <div class="result-body">
         <div class="stack">
           <p class="short-url">
-            <a id={id} href={link.shortUrl}>{link.shortUrl}</a>
+            <a id={id} href={link.shortUrl}>
+              {link.shortUrl.slice(0, cut)}
+              <wbr />
+              {link.shortUrl.slice(cut)}
+            </a>
           </p>
           <p>
             <CopyButton text={link.shortUrl} target={id} />

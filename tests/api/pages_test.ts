@@ -159,6 +159,7 @@ Deno.test("a browser's create form post gets 201 and a page with the new link's 
   const link = card.querySelector(".short-url a");
   assertEquals(link.getAttribute("href"), "http://sho.rt/by-form");
   assertEquals(link.textContent, "http://sho.rt/by-form");
+  assertEquals(link.innerHTML, "http://sho.rt/<wbr>by-form", "wraps before the slug if at all");
   assertStringIncludes(card.textContent, "https://example.com/form");
   assertStringIncludes(card.textContent, HOSTILE_TITLE);
   assertEquals(card.querySelectorAll("img").length, 1);
