@@ -67,7 +67,7 @@ export function StatsPage({ stats }: StatsPageProps) {
         />
         <Breakdown
           id="devices"
-          title="Devices (every visit, bots included)"
+          title="Devices, bots included"
           label="Visits by device, bots included"
           empty="No visits yet."
           counts={stats.devices}

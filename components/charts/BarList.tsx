@@ -1,3 +1,5 @@
+import { formatCount } from "../../islands/_parts/format.ts";
+
 /** One row of a {@linkcode BarList}. */
 export interface BarItem {
   /** What is counted: a link, a referring host, a device class, a country. */
@@ -33,7 +35,7 @@ export function BarList({ label, items, empty }: BarListProps) {
           <bdi class="bar-name">
             {item.href ? <a href={item.href}>{item.name}</a> : item.name}
           </bdi>
-          <span class="bar-value">{item.value}</span>
+          <span class="bar-value">{formatCount(item.value)}</span>
           <svg
             class="bar-track"
             viewBox="0 0 100 10"

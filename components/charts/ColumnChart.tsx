@@ -1,3 +1,5 @@
+import { formatCount } from "../../islands/_parts/format.ts";
+
 /** One column of a {@linkcode ColumnChart}. */
 export interface Column {
   /** Short label under the column. */
@@ -60,7 +62,7 @@ export function ColumnChart({ id, title, columns }: ColumnChartProps) {
               <title>{column.detail}</title>
             </rect>
             <text class="value" x={round(center)} y={round(baseline - height - 6)}>
-              {column.value}
+              {formatCount(column.value)}
             </text>
             <text class="label" x={round(center)} y={HEIGHT - 8}>{column.label}</text>
           </g>

@@ -14,9 +14,14 @@ export function daysLeft(days: number): string {
   return days === 1 ? "1 day left" : `${days} days left`;
 }
 
-/** A count with its noun: `1 click`, `3 clicks`. */
+/** A count with its thousands marked: `1,234`. */
+export function formatCount(count: number): string {
+  return count.toLocaleString("en");
+}
+
+/** A count with its noun: `1 click`, `1,234 clicks`. */
 export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+  return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 // The pages' labels of the fields the API's sentences begin with (`url must use http or https`),

@@ -397,7 +397,7 @@ Deno.test("/stats draws the figures it is given as SVG, escaped", async () => {
   await using t = await testApp();
   const stats: Stats = {
     links: 3,
-    clicks: 12,
+    clicks: 12_345,
     days: Array.from({ length: 7 }, (_, i) => ({
       date: `2026-11-0${i + 1}`,
       links: i === 6 ? 3 : 0,
@@ -423,7 +423,7 @@ Deno.test("/stats draws the figures it is given as SVG, escaped", async () => {
   assertStringIncludes(doc.querySelector(".bar-list").textContent, HOSTILE_TITLE);
   // A top link leads to its row in the list, not through the short link (which would count).
   assertEquals(doc.querySelector(".bar-list a").getAttribute("href"), "/links?q=hot#link-hot");
-  assertStringIncludes(doc.querySelector("main").textContent, "3 live links and 12 clicks");
+  assertStringIncludes(doc.querySelector("main").textContent, "3 live links and 12,345 clicks");
 });
 
 Deno.test("/stats shows the store's live links and empty charts before any click", async () => {
