@@ -126,8 +126,6 @@ Deno.test("two service processes on one KV file", async (t) => {
       for (let i = 0; i < 10; i++) assertEquals((await call(b.origin, `/${slug}`)).status, 404);
     }
     console.log(`removals through A answered after ${waits.map((ms) => ms.toFixed(0))} ms`);
-    // Confirmed by B, not given up on at the one-second bound.
-    for (const ms of waits) assert(ms < 800, `a removal took ${ms.toFixed(0)} ms`);
   });
 
   await t.step(
@@ -156,4 +154,6 @@ Deno.test("two service processes on one KV file", async (t) => {
   );
 
   for (const service of both) assertEquals((await service.stop()).code, 0, service.output());
+  // Every removal was confirmed by B, none answered at the one-second bound without it.
+  assert(!a.output().includes("removal answered before"), a.output());
 });
