@@ -9,9 +9,12 @@ export function formatTime(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
-/** Days left as words: `7 days left`, `1 day left`. */
+/**
+ * Days left as words, from `expiresInDays` (the time left rounded up): `7 days left`, and in the
+ * last day `under a day left`, not "1 day left" an hour before the end.
+ */
 export function daysLeft(days: number): string {
-  return days === 1 ? "1 day left" : `${days} days left`;
+  return days === 1 ? "under a day left" : `${days} days left`;
 }
 
 /** A count with its thousands marked: `1,234`. */

@@ -328,6 +328,14 @@ Deno.test("/links lists live links newest first, escaped, never a protected dest
   assertEquals(deletes[0].querySelector("input[name=slug]").getAttribute("value"), "newest");
 });
 
+Deno.test("/links says a link in its last day has under a day left", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "example.com/ending", slug: "ending" });
+  t.advance(6.5 * 86_400_000);
+  const { doc } = await page(t, "/links");
+  assertStringIncludes(doc.querySelector(".link-row").textContent, "0 clicks · under a day left");
+});
+
 Deno.test("/links?q= filters by slug, title, destination and note without JavaScript", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "alpha.example/x", slug: "one", title: "Holiday" });
