@@ -45,23 +45,25 @@ export default function BulkForm(props: BulkFormProps) {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
+    // Too many lines are refused by the service, in the same words as without JavaScript.
     const urls = String(data.get("urls") ?? "").split(/\r?\n/).map((line) => line.trim())
       .filter((line) => line !== "");
-    if (urls.length > props.maxRows) {
-      const sentence = `max ${props.maxRows} links per request: this has ${urls.length} lines`;
-      return refuse(sentence, "urls");
-    }
     setBusy(true);
     const answer = await callApi("POST", "/api/bulk", { urls, pass: data.get("pass") ?? "" });
     setBusy(false);
     if (answer.status !== 200 || !Array.isArray(answer.body)) {
       const sentence = errorSentence(answer);
-      return refuse(sentence, fieldNamed(sentence, ["urls", "pass"]));
+      // A 400 that does not name the password is about the lines (`max 10 links per request`).
+      const field = fieldNamed(sentence, ["pass"]) ?? (answer.status === 400 ? "urls" : null);
+      return refuse(sentence, field);
     }
     const outcome = answer.body as BulkRow[];
     setError(null);
     setErrorField(null);
     setRows(outcome);
+    // The lines that failed stay, to be mended and sent again; the ones made go.
+    (form.elements.namedItem("urls") as HTMLTextAreaElement).value = outcome
+      .flatMap((row) => (row.ok ? [] : [row.url])).join("\n");
     focusLater("bulk-results");
     rememberLinks(outcome.flatMap((row) => (row.ok ? [row.link] : [])));
   }

@@ -156,6 +156,8 @@ Deno.test({
       assertEquals(await page.locator(".bulk-row.failed").count(), 1);
       assertStringIncludes(await rows.nth(1).textContent() ?? "", "not a url");
       assertStringIncludes(await rows.nth(0).textContent() ?? "", "Made");
+      // Only the line that failed stays, to be mended; the made ones would be made twice.
+      assertEquals(await page.getByLabel(/Destinations, one a line/).inputValue(), "not a url");
       // Each made row says where its link goes.
       assertEquals(
         await rows.nth(2).locator(".bulk-destination").textContent(),
