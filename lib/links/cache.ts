@@ -144,7 +144,7 @@ export class LinkCache {
     // coming up, say) may predate a removal that epoch counts.
     const seen = (value: unknown) => {
       if (!this.#watching) return; // a reading that lands after the stop says nothing
-      const current = value instanceof Deno.KvU64 ? value.value : null;
+      const current = epochOf(value);
       if (current !== epoch) this.clear();
       if (current !== epoch || Date.now() - toldAt >= SEEN_REFRESH_MS) tell(current ?? 0n);
       epoch = current;
@@ -200,8 +200,7 @@ export class LinkCache {
     const timeoutMs = options.timeoutMs ?? 1_000;
     const started = performance.now();
     const waited = async () => {
-      const value = (await kv.get(cacheEpochKey())).value;
-      const epoch = value instanceof Deno.KvU64 ? value.value : 0n;
+      const epoch = epochOf((await kv.get(cacheEpochKey())).value) ?? 0n;
       while (await this.#someoneBehind(kv, epoch)) {
         if (performance.now() - started >= timeoutMs) return false;
         await pause(options.pollMs ?? 10);
@@ -221,4 +220,9 @@ export class LinkCache {
     }
     return false;
   }
+}
+
+/** The count of removals the epoch key holds, or `null` while no removal has bumped it. */
+function epochOf(value: unknown): bigint | null {
+  return value instanceof Deno.KvU64 ? value.value : null;
 }
