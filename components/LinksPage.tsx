@@ -52,9 +52,14 @@ export function LinksPage({ entries, truncated, q, removed }: LinksPageProps) {
   );
 }
 
+/** The id of a link's row in the list, for a link to it from another page (`#link-<slug>`). */
+export function linkRowId(slug: string): string {
+  return `link-${slug}`;
+}
+
 function LinkRow({ entry, q }: { entry: LinkListEntry; q: string }) {
   return (
-    <li id={`link-${entry.slug}`} class="card link-row" data-search={searchTextOf(entry)}>
+    <li id={linkRowId(entry.slug)} class="card link-row" data-search={searchTextOf(entry)}>
       <div class="link-head">
         <a class="link-slug" href={entry.shortUrl}>/{entry.slug}</a>
         {entry.protected && <span class="badge">Protected</span>}

@@ -1,5 +1,6 @@
 import type { Stats, StatsCount } from "../lib/stats/types.ts";
 import { plural } from "../islands/_parts/format.ts";
+import { linkRowId } from "./LinksPage.tsx";
 import { BarList } from "./charts/BarList.tsx";
 import { ColumnChart } from "./charts/ColumnChart.tsx";
 import { Layout } from "./Layout.tsx";
@@ -54,7 +55,7 @@ export function StatsPage({ stats }: StatsPageProps) {
               name: link.title ? `/${link.slug} · ${link.title}` : `/${link.slug}`,
               value: link.clicks,
               // To the link in the list: following the short link itself would count a click.
-              href: `/links?q=${encodeURIComponent(link.slug)}#link-${link.slug}`,
+              href: `/links?q=${encodeURIComponent(link.slug)}#${linkRowId(link.slug)}`,
             }))}
           />
         </section>
