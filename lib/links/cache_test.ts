@@ -60,9 +60,14 @@ Deno.test("a removal waits until every other watching instance has cleared its c
 
 /** `kv` as another process on the same file sees it: its watches never deliver a change. */
 function withoutWatch(kv: Deno.Kv): Deno.Kv {
+  return kvWith(kv, { watch: () => new ReadableStream() });
+}
+
+/** `kv` with the methods of `replaced` in place of its own, and the rest as they are. */
+function kvWith(kv: Deno.Kv, replaced: Record<string, unknown>): Deno.Kv {
   return new Proxy(kv, {
     get(target, name) {
-      if (name === "watch") return () => new ReadableStream();
+      if (typeof name === "string" && Object.hasOwn(replaced, name)) return replaced[name];
       const value = Reflect.get(target, name);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -98,15 +103,12 @@ Deno.test("a store that does not answer holds neither a removal nor a stop past 
   cache.watch(kv, { pollMs: 10 });
   await pause(50);
   // From now on the store takes every call and answers none.
-  const hung = new Proxy(kv, {
-    get(target, name) {
-      if (name === "get" || name === "set" || name === "delete") return () => new Promise(() => {});
-      if (name === "list") {
-        return () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => {}) }) });
-      }
-      const value = Reflect.get(target, name);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
+  const never = () => new Promise(() => {});
+  const hung = kvWith(kv, {
+    get: never,
+    set: never,
+    delete: never,
+    list: () => ({ [Symbol.asyncIterator]: () => ({ next: never }) }),
   });
   await assertAnsweredWithin(400, cache.seenEverywhere(hung, { timeoutMs: 200 }), false);
   const stopping = new LinkCache();
