@@ -30,6 +30,14 @@ export function renderHome(
 }
 
 /**
+ * Where a browser's create form post lands once its link is made: the start page with the
+ * link's card, an address that reloads without making the link again.
+ */
+export function madeLinkPath(slug: string): string {
+  return `/?made=${encodeURIComponent(slug)}`;
+}
+
+/**
  * The start page for a refused create form: the reason, the field it names, and the fields but
  * the password, which is never sent back (the form says so when one was given).
  */

@@ -8,8 +8,9 @@ import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import { readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
-import { createFormErrorPage, renderHome } from "../_lib/home.tsx";
+import { createFormErrorPage, madeLinkPath } from "../_lib/home.tsx";
 import { isBrowserForm } from "../_lib/negotiate.ts";
+import { redirectWithPolicy } from "../_lib/redirect.ts";
 import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
 import { ReservedSlugError, SlugTakenError } from "../../lib/errors.ts";
@@ -26,7 +27,10 @@ export const spec: RouteSpec = {
       "`https://`; only http(s) URLs with a real host, not this service's, are taken. Without " +
       "`slug`, seven random base62 characters are drawn. With `pass`, the link is protected: " +
       "its redirect needs the unlock cookie, and its destination is withheld elsewhere. Empty " +
-      "or `null` optional fields count as absent; unknown fields are ignored.",
+      "or `null` optional fields count as absent; unknown fields are ignored. A browser's plain " +
+      "HTML form post that succeeds answers 303 to `/?made=<slug>`, the start page with the " +
+      "link's card; one that is refused gets the start page again, with the reason, under the " +
+      "status below.",
     body: {
       schema: createLinkInput,
       example: { url: "example.com/a/long/path", slug: "hello", title: "A long path" },
@@ -38,6 +42,13 @@ export const spec: RouteSpec = {
         example: EXAMPLE_LINK,
         headers: { Location: { description: "The short URL", example: EXAMPLE_LINK.shortUrl } },
       }),
+      303: {
+        description: "Made by a browser's plain HTML form: on to the start page with the new " +
+          "link's card",
+        headers: {
+          Location: { description: "The card's page", example: `/?made=${EXAMPLE_LINK.slug}` },
+        },
+      },
       400: errorResponse(
         "Bad JSON, a missing or invalid field, or a reserved slug",
         new ReservedSlugError("docs").message,
@@ -52,8 +63,9 @@ export const spec: RouteSpec = {
 };
 
 /**
- * The route: 201 with the new link. A browser's plain form post gets the start page with the
- * new link's card (201), or, refused, the form again with the reason (the API's status).
+ * The route: 201 with the new link. A browser's plain form post is sent on (303) to the start
+ * page with the new link's card, or, refused, gets the form again with the reason (the API's
+ * status).
  */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   const { config, store } = deps;
@@ -65,14 +77,10 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const input = parseInput(createLinkInput, await readObjectBody(c));
       const record = await createLink(store, input, { serviceHost: config.serviceHost });
       const view = toLinkView(record, { baseUrl: config.baseUrl, now: store.now() });
-      const headers = { Location: view.shortUrl };
-      if (isBrowserForm(c)) {
-        return renderHome({ create: { created: view } }, 201, {
-          ...headers,
-          "Cache-Control": "no-store",
-        });
-      }
-      return c.json(view, 201, headers);
+      // A browser goes on to the new link's card (post, redirect, get): reloading it, or going
+      // back to it, makes no second link.
+      if (isBrowserForm(c)) return redirectWithPolicy(c, madeLinkPath(view.slug), 303);
+      return c.json(view, 201, { Location: view.shortUrl });
     },
   );
 }

@@ -144,16 +144,19 @@ Deno.test("GET /?slug= fills in the custom slug, escaped", async () => {
   assert(!plain.doc.querySelector("#create-url").hasAttribute("autofocus"));
 });
 
-Deno.test("a browser's create form post gets 201 and a page with the new link's card", async () => {
+Deno.test("a browser's create form post goes on (303) to the start page with the new link's card", async () => {
   await using t = await testApp();
-  const { res, doc } = await page(
-    t,
+  const posted = await t.request(
     "/api/create",
     form({ url: "example.com/form", slug: "by-form", title: HOSTILE_TITLE, note: "", pass: "" }),
   );
-  assertEquals(res.status, 201);
+  assertEquals(posted.status, 303);
+  assertEquals(posted.headers.get("location"), "/?made=by-form");
+  assertEquals(posted.headers.get("cache-control"), "no-store");
+  assertEquals(await posted.text(), "");
+  const { res, doc } = await page(t, "/?made=by-form");
+  assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
-  assertEquals(res.headers.get("location"), "http://sho.rt/by-form");
   assertEquals(res.headers.get("cache-control"), "no-store");
   const card = doc.querySelector(".result");
   const link = card.querySelector(".short-url a");
@@ -166,7 +169,33 @@ Deno.test("a browser's create form post gets 201 and a page with the new link's 
   assertEquals(card.querySelector("img.qr").getAttribute("src"), "/api/qr?slug=by-form");
   assertStringIncludes(card.textContent, "7 days left");
   assertEquals(card.querySelector("time").getAttribute("datetime"), "2026-11-09T12:00:00.000Z");
+  // The form is empty again, ready for the next link.
+  assertEquals(doc.querySelector("#create-url").getAttribute("value"), "");
   assertEquals((await t.request("/by-form")).headers.get("location"), "https://example.com/form");
+  // Loading the card again makes nothing: one link in all.
+  await page(t, "/?made=by-form");
+  assertEquals((await (await t.request("/api/links")).json()).length, 1);
+});
+
+Deno.test("/?made= shows no destination of a protected link, and no card for a name with no live link", async () => {
+  await using t = await testApp();
+  const posted = await t.request(
+    "/api/create",
+    form({ url: "https://secret.example/x", slug: "locked", pass: "pw" }),
+  );
+  assertEquals(posted.headers.get("location"), "/?made=locked");
+  const { doc, html } = await page(t, "/?made=locked");
+  assertStringIncludes(doc.querySelector(".result").textContent, "Hidden: protected by a password");
+  assertNotIncludes(html, "secret.example");
+  for (const made of ["nobody", "", "<b>x", "x".repeat(5000), "docs"]) {
+    const { res, doc, html } = await page(t, `/?made=${encodeURIComponent(made)}`);
+    assertEquals(res.status, 200, made);
+    assertEquals(doc.querySelector(".result"), null, made);
+    assertNotIncludes(html, "<b>x");
+  }
+  await t.json("/api/create", { url: "example.com/going", slug: "going" });
+  await t.request("/api/remove?slug=going", { method: "DELETE" });
+  assertEquals((await page(t, "/?made=going")).doc.querySelector(".result"), null);
 });
 
 Deno.test("a refused create form post shows the form again with the reason and the values", async () => {

@@ -226,7 +226,7 @@ Deno.test({
     });
 
     await t.step(
-      "with JavaScript off, the create form posts and the server renders the link",
+      "with JavaScript off, the create form posts and lands on the new link's card",
       async () => {
         const { page, problems } = await watchedPage(f, { javaScriptEnabled: false });
         await page.goto("/");
@@ -236,14 +236,18 @@ Deno.test({
           page.waitForResponse((res) => res.url().endsWith("/api/create")),
           page.getByRole("button", { name: "Shorten", exact: true }).click(),
         ]);
-        assertEquals(response.status(), 201);
-        await page.waitForLoadState();
+        assertEquals(response.status(), 303);
+        await page.waitForURL(`${f.origin}/?made=no-script`);
         const link = page.locator(".result .short-url a");
         assertEquals(await link.textContent(), `${f.origin}/no-script`);
         // No button that needs a script is shown without one.
         assertEquals(await page.locator(".result button").count(), 1, "the copy button is there");
         assertEquals(await page.locator(".result button").isVisible(), false);
         await screenshot(page, "home-no-script-result-light");
+        // Reloading the card's page sends nothing again: the name is not refused as taken.
+        await page.reload();
+        assertEquals(await page.locator("[role=alert]").count(), 0);
+        assertEquals(await link.textContent(), `${f.origin}/no-script`);
         // Taken now: the same post gets the form back with the reason and the values.
         await page.getByLabel("Destination", { exact: true }).fill("example.com/again");
         await page.getByLabel("Custom name (optional)").fill("no-script");
