@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { useFocusAfterRender } from "./_parts/aria.ts";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { shownError } from "./_parts/format.ts";
@@ -12,13 +12,25 @@ export interface UnlockFormProps {
 }
 
 /**
+ * The seconds a refusal asks to wait (the service's 429s end `retry in N s`), or 0.
+ */
+export function retryAfterOf(sentence: string | null): number {
+  const match = sentence?.match(/retry in (\d+) s$/);
+  return match ? Number(match[1]) : 0;
+}
+
+/**
  * The password form of a protected link: a plain form posting to `/api/unlock`, which with
  * JavaScript posts JSON, says inline when the password is wrong or attempts are used up (the
- * password emptied, focus back on it), and goes on to the link once it is unlocked.
+ * password emptied, focus back on it), and goes on to the link once it is unlocked. While
+ * attempts are used up, the button waits them out, counting down.
  */
 export default function UnlockForm({ slug, error: initial = null }: UnlockFormProps) {
   const [error, setError] = useState(initial);
   const [busy, setBusy] = useState(false);
+  const wait = useCountdown();
+  // Counted from here, in the browser: the page as sent (and without JavaScript) keeps its button.
+  useEffect(() => wait.start(retryAfterOf(initial)), []);
   const focusLater = useFocusAfterRender();
 
   async function submit(event: Event) {
@@ -32,7 +44,9 @@ export default function UnlockForm({ slug, error: initial = null }: UnlockFormPr
       return;
     }
     setBusy(false);
-    setError(errorSentence(answer));
+    const sentence = errorSentence(answer);
+    setError(sentence);
+    wait.start(retryAfterOf(sentence));
     // Typed again from the start, not after the one refused.
     (form.elements.namedItem("pass") as HTMLInputElement).value = "";
     // Back to the password, which the disabled button took focus from, to type it again.
@@ -56,8 +70,33 @@ export default function UnlockForm({ slug, error: initial = null }: UnlockFormPr
       />
       {error && <p id="unlock-error" class="error" role="alert">{shownError(error)}</p>}
       <div>
-        <button type="submit" disabled={busy}>{busy ? "Unlocking…" : "Unlock"}</button>
+        <button type="submit" disabled={busy || wait.left > 0}>
+          {busy ? "Unlocking…" : wait.left > 0 ? `Try again in ${wait.left} s` : "Unlock"}
+        </button>
       </div>
     </form>
   );
+}
+
+/** Seconds left of a wait, ticking down to 0; `start` begins another. */
+function useCountdown() {
+  const [until, setUntil] = useState(0);
+  const [now, setNow] = useState(0);
+  useEffect(() => {
+    if (until <= Date.now()) return;
+    const timer = setInterval(() => {
+      const at = Date.now();
+      setNow(at);
+      if (at >= until) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [until]);
+  return {
+    left: Math.max(0, Math.ceil((until - now) / 1000)),
+    start(seconds: number) {
+      const at = Date.now();
+      setNow(at);
+      setUntil(at + seconds * 1000);
+    },
+  };
 }

@@ -320,6 +320,14 @@ Deno.test("the unlock page carries the unlock island, and a refused browser post
   const empty = await page(t, "/api/unlock", form({ slug: "locked", pass: "" }));
   assertEquals(empty.res.status, 400);
   assertEquals(empty.doc.querySelector("input[name=slug]").getAttribute("value"), "locked");
+  // Out of attempts: the page as sent keeps its button, which only a script can enable again.
+  for (let i = 0; i < 4; i++) await page(t, "/api/unlock", form({ slug: "locked", pass: "nope" }));
+  const spent = await page(t, "/api/unlock", form({ slug: "locked", pass: "nope" }));
+  assertEquals(spent.res.status, 429);
+  assertStringIncludes(spent.doc.querySelector('[role="alert"]').textContent, "retry in");
+  const button = spent.doc.querySelector("button[type=submit]");
+  assertEquals(button.hasAttribute("disabled"), false);
+  assertEquals(button.textContent, "Unlock");
 });
 
 Deno.test("/links lists live links newest first, escaped, never a protected destination", async () => {

@@ -5,6 +5,7 @@ import {
   assertStringIncludes,
 } from "../_helpers/assert.ts";
 import { type TestApp, testApp } from "../_helpers/app.ts";
+import { retryAfterOf } from "../../islands/UnlockForm.tsx";
 import { linkKey } from "../../lib/kv/keys.ts";
 import { hashPassword } from "../../lib/passwords/mod.ts";
 
@@ -233,6 +234,12 @@ Deno.test("unlock attempts are limited to 10 a minute per client", async () => {
   const refused = await unlock(t, "three", "open sesame");
   assertEquals(refused.status, 429);
   assertEquals(refused.headers.get("ratelimit-limit"), "10");
+  // The unlock form reads the wait from the sentence, as the header gives it.
+  const wait = retryAfterOf((await refused.json()).error);
+  assertEquals(wait, Number(refused.headers.get("retry-after")));
+  assert(wait > 0);
+  assertEquals(retryAfterOf("Wrong password"), 0);
+  assertEquals(retryAfterOf(null), 0);
   assertEquals((await unlock(t, "three", "open sesame", "198.51.100.3")).status, 200);
 });
 
@@ -244,11 +251,13 @@ Deno.test("a client gets 5 wrong passwords on a link in 10 minutes; others are s
   }
   const refused = await unlock(t, "locked", "open sesame", "198.51.100.7");
   assertEquals(refused.status, 429);
+  const { error } = await refused.json();
   assertStringIncludes(
-    (await refused.json()).error,
+    error,
     "too many wrong passwords on this link (at most 5 in 10 minutes); retry in ",
   );
   assert(Number(refused.headers.get("retry-after")) > 0);
+  assertEquals(retryAfterOf(error), Number(refused.headers.get("retry-after")));
   // The limit headers describe the limit that refused, not the endpoint's own.
   assertEquals(refused.headers.get("ratelimit-limit"), "5");
   assertEquals(refused.headers.get("ratelimit-remaining"), "0");

@@ -82,6 +82,38 @@ Deno.test({
       await page.context().close();
     });
 
+    await t.step("out of attempts, the unlock button counts the wait down", async () => {
+      await createByApi(f, { url: "example.com/wait-lock", slug: "wait-lock", pass: "right" });
+      const { page, problems } = await watchedPage(f);
+      // The service's own 429 comes after minutes; this one asks for 2 seconds, in its words.
+      await page.route("**/api/unlock", (route) =>
+        route.fulfill({
+          status: 429,
+          headers: { "Retry-After": "2" },
+          contentType: "application/json",
+          body: JSON.stringify({
+            error: "too many wrong passwords on this link (at most 5 in 10 minutes); retry in 2 s",
+          }),
+        }));
+      await page.goto("/wait-lock");
+      await waitForIslands(page);
+      await page.getByLabel("Password").fill("wrong");
+      await page.getByRole("button", { name: "Unlock" }).click();
+      const waiting = page.getByRole("button", { name: /^Try again in [12] s$/ });
+      await waiting.waitFor();
+      assertEquals(await waiting.isDisabled(), true);
+      await waitForFocus(page, "unlock-pass");
+      // Enter cannot send the form while its button waits.
+      await page.getByLabel("Password").fill("again");
+      await page.keyboard.press("Enter");
+      const unlock = page.getByRole("button", { name: "Unlock", exact: true });
+      await unlock.waitFor({ timeout: 4_000 });
+      assertEquals(await unlock.isEnabled(), true);
+      assertEquals(await page.inputValue("#unlock-pass"), "again", "nothing was sent meanwhile");
+      assertEquals(problems, []);
+      await page.context().close();
+    });
+
     await t.step(
       "the create form moves focus to the new link's heading, or to the reason it was refused",
       async () => {
