@@ -47,10 +47,16 @@ export interface HostileContext {
 /** Methods a client may send besides the ones a route answers (fetch forbids CONNECT, TRACE). */
 export const EXTRA_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PURGE"];
 
+/** The query parameters the pages read, which the API document does not list (docs/api.md, Pages). */
+const PAGE_QUERIES: Readonly<Record<string, Record<string, string>>> = {
+  "GET /": { slug: "", made: "" },
+  "GET /links": { q: "", removed: "" },
+};
+
 /**
  * Every operation the app mounts, from `app.routes` (pages and `/:slug` included; `ALL`
  * middleware left out, `/static/*` kept as a GET), with the query and body field names the
- * app's own OpenAPI document gives each.
+ * app's own OpenAPI document gives each, and the pages' queries.
  */
 export function mountedEndpoints(app: Hono<AppEnv>, document: OpenApiLike): Endpoint[] {
   const seen = new Map<string, Endpoint>();
@@ -63,10 +69,13 @@ export function mountedEndpoints(app: Hono<AppEnv>, document: OpenApiLike): Endp
     const operation = document.paths[route.path.replace(":slug", "{slug}")]?.[
       method.toLowerCase()
     ];
-    const query = Object.fromEntries(
-      (operation?.parameters ?? []).filter((p) => p.in === "query")
-        .map((p) => [p.name, typeof p.example === "string" ? p.example : ""]),
-    );
+    const query = {
+      ...PAGE_QUERIES[key],
+      ...Object.fromEntries(
+        (operation?.parameters ?? []).filter((p) => p.in === "query")
+          .map((p) => [p.name, typeof p.example === "string" ? p.example : ""]),
+      ),
+    };
     const body = operation?.requestBody?.content?.["application/json"];
     const example = typeof body?.example === "object" && body.example !== null
       ? body.example as Record<string, unknown>
