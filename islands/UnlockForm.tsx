@@ -23,12 +23,18 @@ export function retryAfterOf(sentence: string | null): number {
  * The password form of a protected link: a plain form posting to `/api/unlock`, which with
  * JavaScript posts JSON, says inline when the password is wrong or attempts are used up (the
  * password emptied, focus back on it), and goes on to the link once it is unlocked. While
- * attempts are used up, the button waits them out, counting down.
+ * attempts are used up, the button waits them out, counting down, and the form says once,
+ * politely, when it may be tried again.
  */
 export default function UnlockForm({ slug, error: initial = null }: UnlockFormProps) {
   const [error, setError] = useState(initial);
   const [busy, setBusy] = useState(false);
-  const wait = useCountdown();
+  const [notice, setNotice] = useState("");
+  // The refusal holds no longer: said once, not second by second.
+  const wait = useCountdown(() => {
+    setError(null);
+    setNotice("You can try again now.");
+  });
   // Counted from here, in the browser: the page as sent (and without JavaScript) keeps its button.
   useEffect(() => wait.start(retryAfterOf(initial)), []);
   const focusLater = useFocusAfterRender();
@@ -38,6 +44,7 @@ export default function UnlockForm({ slug, error: initial = null }: UnlockFormPr
     const form = event.currentTarget as HTMLFormElement;
     const pass = new FormData(form).get("pass") ?? "";
     setBusy(true);
+    setNotice("");
     const answer = await callApi("POST", "/api/unlock", { slug, pass });
     if (answer.status === 200) {
       location.href = `/${encodeURIComponent(slug)}`;
@@ -71,15 +78,22 @@ export default function UnlockForm({ slug, error: initial = null }: UnlockFormPr
       {error && <p id="unlock-error" class="error" role="alert">{shownError(error)}</p>}
       <div>
         <button type="submit" disabled={busy || wait.left > 0}>
-          {busy ? "Unlocking…" : wait.left > 0 ? `Try again in ${wait.left} s` : "Unlock"}
-        </button>
+          {busy ? "Unlocking…" : wait.left > 0 ? `Try again in ${clock(wait.left)}` : "Unlock"}
+        </button>{" "}
+        <span class="muted" role="status">{notice}</span>
       </div>
     </form>
   );
 }
 
-/** Seconds left of a wait, ticking down to 0; `start` begins another. */
-function useCountdown() {
+/** A wait as the button says it: `42 s`, or `9:47` from a minute up. */
+function clock(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** Seconds left of a wait, ticking down to 0, then `onEnd`; `start` begins another. */
+function useCountdown(onEnd: () => void) {
   const [until, setUntil] = useState(0);
   const [now, setNow] = useState(0);
   useEffect(() => {
@@ -87,7 +101,9 @@ function useCountdown() {
     const timer = setInterval(() => {
       const at = Date.now();
       setNow(at);
-      if (at >= until) clearInterval(timer);
+      if (at < until) return;
+      clearInterval(timer);
+      onEnd();
     }, 1000);
     return () => clearInterval(timer);
   }, [until]);

@@ -3,12 +3,16 @@
  * JavaScript.
  * @module
  */
+import type { Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
 import { HomePage } from "../../components/HomePage.tsx";
+import type { Config } from "../../fresh.config.ts";
 import { type DomainError, fieldOf } from "../../lib/errors.ts";
 import { CUSTOM_SLUG_PATTERN, MAX_BULK_ROWS } from "../../lib/links/mod.ts";
 import type { BulkFormProps } from "../../islands/BulkForm.tsx";
 import type { CreateFormProps } from "../../islands/CreateForm.tsx";
 import { renderPage } from "./html.ts";
+import { redirectWithPolicy } from "./redirect.ts";
 
 /** What the start page shows besides empty forms. */
 export interface HomeState {
@@ -35,6 +39,27 @@ export function renderHome(
  */
 export function madeLinkPath(slug: string): string {
   return `/?made=${encodeURIComponent(slug)}`;
+}
+
+// The cookie that shows a made link's card to the browser that made it, and to no one else.
+const MADE_COOKIE = "lapse_made";
+const MADE_COOKIE_SECONDS = 3600;
+
+/** Sends a browser on to the card of the link it has just made (post, redirect, get). */
+export function toMadeLink(c: Context, config: Config, slug: string): Response {
+  setCookie(c, MADE_COOKIE, slug, {
+    httpOnly: true,
+    sameSite: "Lax",
+    path: "/",
+    secure: config.baseUrl.startsWith("https:"),
+    maxAge: MADE_COOKIE_SECONDS,
+  });
+  return redirectWithPolicy(c, madeLinkPath(slug), 303);
+}
+
+/** Whether this browser made the link `slug` (within the hour), so its card is shown. */
+export function madeHere(c: Context, slug: string): boolean {
+  return getCookie(c, MADE_COOKIE) === slug;
 }
 
 /**

@@ -8,9 +8,8 @@ import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import { readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
-import { createFormErrorPage, madeLinkPath } from "../_lib/home.tsx";
+import { createFormErrorPage, toMadeLink } from "../_lib/home.tsx";
 import { isBrowserForm } from "../_lib/negotiate.ts";
-import { redirectWithPolicy } from "../_lib/redirect.ts";
 import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
 import { ReservedSlugError, SlugTakenError } from "../../lib/errors.ts";
@@ -29,7 +28,8 @@ export const spec: RouteSpec = {
       "its redirect needs the unlock cookie, and its destination is withheld elsewhere. Empty " +
       "or `null` optional fields count as absent; unknown fields are ignored. A browser's plain " +
       "HTML form post that succeeds answers 303 to `/?made=<slug>`, the start page with the " +
-      "link's card; one that is refused gets the start page again, with the reason, under the " +
+      "link's card for the browser that made it (a cookie, `lapse_made`, says so for an hour); " +
+      "one that is refused gets the start page again, with the reason, under the " +
       "status below.",
     body: {
       schema: createLinkInput,
@@ -47,6 +47,7 @@ export const spec: RouteSpec = {
           "link's card",
         headers: {
           Location: { description: "The card's page", example: `/?made=${EXAMPLE_LINK.slug}` },
+          "Set-Cookie": { description: "`lapse_made`: this browser made the link, for an hour" },
         },
       },
       400: errorResponse(
@@ -79,7 +80,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const view = toLinkView(record, { baseUrl: config.baseUrl, now: store.now() });
       // A browser goes on to the new link's card (post, redirect, get): reloading it, or going
       // back to it, makes no second link.
-      if (isBrowserForm(c)) return redirectWithPolicy(c, madeLinkPath(view.slug), 303);
+      if (isBrowserForm(c)) return toMadeLink(c, config, view.slug);
       return c.json(view, 201, { Location: view.shortUrl });
     },
   );
