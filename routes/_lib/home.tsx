@@ -33,19 +33,14 @@ export function renderHome(
   return renderPage(<HomePage create={create} bulk={bulk} />, status, headers);
 }
 
-/**
- * Where a browser's create form post lands once its link is made: the start page with the
- * link's card, an address that reloads without making the link again.
- */
-export function madeLinkPath(slug: string): string {
-  return `/?made=${encodeURIComponent(slug)}`;
-}
-
 // The cookie that shows a made link's card to the browser that made it, and to no one else.
 const MADE_COOKIE = "lapse_made";
 const MADE_COOKIE_SECONDS = 3600;
 
-/** Sends a browser on to the card of the link it has just made (post, redirect, get). */
+/**
+ * Sends a browser on to the card of the link it has just made (post, redirect, get): the start
+ * page at `/?made=<slug>`, an address that reloads without making the link again.
+ */
 export function toMadeLink(c: Context, config: Config, slug: string): Response {
   setCookie(c, MADE_COOKIE, slug, {
     httpOnly: true,
@@ -54,7 +49,7 @@ export function toMadeLink(c: Context, config: Config, slug: string): Response {
     secure: config.baseUrl.startsWith("https:"),
     maxAge: MADE_COOKIE_SECONDS,
   });
-  return redirectWithPolicy(c, madeLinkPath(slug), 303);
+  return redirectWithPolicy(c, `/?made=${encodeURIComponent(slug)}`, 303);
 }
 
 /** Whether this browser made the link `slug` (within the hour), so its card is shown. */
