@@ -11,6 +11,7 @@ import { type DomainError, fieldOf } from "../../lib/errors.ts";
 import { CUSTOM_SLUG_PATTERN, MAX_BULK_ROWS } from "../../lib/links/mod.ts";
 import type { BulkFormProps } from "../../islands/BulkForm.tsx";
 import type { CreateFormProps } from "../../islands/CreateForm.tsx";
+import { cookieOptions } from "./cookie.ts";
 import { renderPage } from "./html.ts";
 import { redirectWithPolicy } from "./redirect.ts";
 
@@ -42,13 +43,7 @@ const MADE_COOKIE_SECONDS = 3600;
  * page at `/?made=<slug>`, an address that reloads without making the link again.
  */
 export function toMadeLink(c: Context, config: Config, slug: string): Response {
-  setCookie(c, MADE_COOKIE, slug, {
-    httpOnly: true,
-    sameSite: "Lax",
-    path: "/",
-    secure: config.baseUrl.startsWith("https:"),
-    maxAge: MADE_COOKIE_SECONDS,
-  });
+  setCookie(c, MADE_COOKIE, slug, cookieOptions(config, { maxAge: MADE_COOKIE_SECONDS }));
   return redirectWithPolicy(c, `/?made=${encodeURIComponent(slug)}`, 303);
 }
 

@@ -7,6 +7,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import type { DatedLinkRecord } from "../../lib/links/mod.ts";
 import { DAY_MS } from "../../lib/tallies/kinds.ts";
 import { signUnlockToken, unlockCookieName, verifyUnlockToken } from "../../lib/unlock/mod.ts";
+import { cookieOptions } from "./cookie.ts";
 import type { AppDeps } from "./env.ts";
 
 const PREFIX = unlockCookieName("");
@@ -63,12 +64,13 @@ export async function setUnlockCookie(
   const now = deps.store.now();
   const until = Math.min(record.expiresAt, now + MAX_COOKIE_MS);
   const token = await signUnlockToken(await deps.unlockKey(), record, until);
-  setCookie(c, unlockCookieName(record.slug), token, {
-    httpOnly: true,
-    sameSite: "Lax",
-    path: "/",
-    secure: deps.config.baseUrl.startsWith("https:"),
-    maxAge: Math.max(1, Math.floor((until - now) / 1000)),
-    expires: new Date(until),
-  });
+  setCookie(
+    c,
+    unlockCookieName(record.slug),
+    token,
+    cookieOptions(deps.config, {
+      maxAge: Math.max(1, Math.floor((until - now) / 1000)),
+      expires: new Date(until),
+    }),
+  );
 }
