@@ -17,17 +17,22 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   const { config, store } = deps;
   return new Hono<AppEnv>().get("/", async (c) => {
     const made = c.req.query("made");
-    if (made !== undefined) {
-      // Shown only where the link was made: to anyone else, the card would vouch for a stranger's
-      // title as "your" link. Its days left change, so it is never cached.
-      const record = mayNameLink(made) && madeHere(c, made) ? await getLiveLink(store, made) : null;
-      if (record !== null) {
-        const created = toLinkView(record, { baseUrl: config.baseUrl, now: store.now() });
-        return renderHome({ create: { created } }, 200, { "Cache-Control": "no-store" });
-      }
+    // A card's days left change, and a removed link's card must not come back: with or without
+    // one, a `made` page is never cached.
+    const headers: Record<string, string> = made === undefined
+      ? {}
+      : { "Cache-Control": "no-store" };
+    // Shown only where the link was made: to anyone else, the card would vouch for a stranger's
+    // title as "your" link.
+    const record = made !== undefined && mayNameLink(made) && madeHere(c, made)
+      ? await getLiveLink(store, made)
+      : null;
+    if (record !== null) {
+      const created = toLinkView(record, { baseUrl: config.baseUrl, now: store.now() });
+      return renderHome({ create: { created } }, 200, headers);
     }
     const slug = (c.req.query("slug") ?? "").trim().slice(0, MAX_PREFILL);
     const state: HomeState = slug ? { create: { values: { slug } } } : {};
-    return renderHome(state, 200, made === undefined ? {} : { "Cache-Control": "no-store" });
+    return renderHome(state, 200, headers);
   });
 }
