@@ -9,6 +9,7 @@ import type { MiddlewareHandler } from "hono";
 import { serveStatic } from "hono/serve-static";
 import { getMimeType } from "hono/utils/mime";
 import { join } from "node:path";
+import { gzipBest } from "../../lib/compression.ts";
 import { describeError, type Logger, logLine } from "../../lib/log/mod.ts";
 import { takesOneOf } from "../_lib/negotiate.ts";
 
@@ -129,7 +130,8 @@ function entityTag(info: Deno.FileInfo, gzip: boolean): string {
 
 /**
  * Each file's gzipped copy, made on its first request and kept while the file is unchanged:
- * the files are few and small (the stylesheet, the icon, the island bundles).
+ * the files are few and small (the stylesheet, the icon, the island bundles), so each is
+ * compressed once, at gzip's best level.
  */
 class GzipCopies {
   #copies = new Map<string, { tag: string; bytes: Uint8Array<ArrayBuffer> }>();
@@ -141,8 +143,7 @@ class GzipCopies {
       file.close();
       return kept.bytes;
     }
-    const compressed = file.readable.pipeThrough(new CompressionStream("gzip"));
-    const bytes = new Uint8Array(await new Response(compressed).arrayBuffer());
+    const bytes = await gzipBest(new Uint8Array(await new Response(file.readable).arrayBuffer()));
     this.#copies.set(path, { tag, bytes });
     return bytes;
   }
