@@ -75,6 +75,9 @@ export default function CreateForm(props: CreateFormProps) {
     focusLater("result-heading");
     setError(null);
     setLink(created);
+    // The address said which link the page was for (`?made=`, `?slug=`, a refused post's
+    // `/api/create`); a reload of it now would show or send something else than this page.
+    history.replaceState(null, "", "/");
     rememberLinks([created]);
     form.reset();
     (form.elements.namedItem("note") as HTMLTextAreaElement).value = "";

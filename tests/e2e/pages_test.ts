@@ -100,6 +100,35 @@ Deno.test({
     );
 
     await t.step(
+      "a link made with JavaScript on a made link's page leaves the address of the start page",
+      async () => {
+        const { page, problems } = await watchedPage(f);
+        // A post without a script (the browser's own form post) lands on `/?made=`.
+        const posted = await page.request.post("/api/create", {
+          form: { url: "example.com/first", slug: "made-first" },
+          headers: { Accept: "text/html" },
+          maxRedirects: 0,
+        });
+        assertEquals(posted.status(), 303);
+        await page.goto("/?made=made-first");
+        await waitForIslands(page);
+        const shortLink = page.locator(".result .short-url a");
+        assertEquals(await shortLink.textContent(), `${f.origin}/made-first`);
+        await page.getByLabel("Destination", { exact: true }).fill("example.com/second");
+        await page.getByLabel("Custom name (optional)").fill("made-second");
+        await page.getByRole("button", { name: "Shorten", exact: true }).click();
+        await page.locator(".short-url a", { hasText: "/made-second" }).waitFor();
+        assertEquals(page.url(), `${f.origin}/`);
+        // A reload shows the start page, not the first link's card again.
+        await page.reload();
+        await waitForIslands(page);
+        assertEquals(await page.locator(".result").count(), 0);
+        assertEquals(problems, []);
+        await page.context().close();
+      },
+    );
+
+    await t.step(
       "the slug hint says taken, reserved, invalid and free as the name is typed",
       async () => {
         await createByApi(f, { url: "example.com/taken", slug: "already-here" });
