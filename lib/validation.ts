@@ -28,6 +28,10 @@ export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   switch (issue.code) {
     case "invalid_type":
       if (issue.input === undefined) return `${field} is required`;
+      // A list where one value belongs: a JSON array, or a form field given more than once.
+      if (issue.expected === "string" && Array.isArray(issue.input)) {
+        return `${field} must be one string, not a list`;
+      }
       return `${field} must be ${article(issue.expected)}`;
     case "too_big":
       return issue.origin === "string"

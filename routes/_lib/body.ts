@@ -35,8 +35,9 @@ export interface ReadBodyOptions {
 }
 
 /**
- * The body's fields: a form's fields as strings, or parsed JSON. An empty body reads as `{}`,
- * so the missing fields are named; anything else that is not JSON is refused.
+ * The body's fields: a form's fields as strings (a field given more than once as the list of its
+ * values, which a field that takes one string refuses), or parsed JSON. An empty body reads as
+ * `{}`, so the missing fields are named; anything else that is not JSON is refused.
  */
 export async function readBody(
   c: Context<AppEnv>,
@@ -46,14 +47,12 @@ export async function readBody(
   if ((options.forms ?? true) && isFormPost(c)) {
     let form: Record<string, unknown>;
     try {
-      form = await c.req.parseBody({ all: false });
+      form = await c.req.parseBody({ all: true });
     } catch (error) {
       if (error instanceof HTTPException) throw error; // the body limit
       throw new InvalidInputError("request body is not a valid form");
     }
-    return Object.fromEntries(
-      Object.entries(form).filter(([, value]) => typeof value === "string"),
-    );
+    return formFields(form);
   }
   let text: string;
   try {
@@ -76,6 +75,21 @@ export async function readBody(
     );
   }
   return body;
+}
+
+/**
+ * A form's text fields: one value as a string, several as the list of them, so that no value is
+ * dropped unseen (the last of two passwords, say); uploaded files are left out.
+ */
+function formFields(form: Record<string, unknown>): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(form)) {
+    const texts = (Array.isArray(value) ? value : [value]).filter((item) =>
+      typeof item === "string"
+    );
+    if (texts.length > 0) fields[name] = texts.length === 1 ? texts[0]! : texts;
+  }
+  return fields;
 }
 
 /** Deepest nesting of arrays and objects a JSON body may have. */
@@ -133,7 +147,19 @@ export async function readObjectBody(
   return body as Record<string, unknown>;
 }
 
-/** The non-blank lines of `text`, trimmed: how a form's textarea sends a list. */
-export function textLines(text: string): string[] {
+/**
+ * A form's list field as its non-blank lines, trimmed: a textarea sends one item a line, and a
+ * field given more than once sends the lines of each value in turn. Anything else (no field) is
+ * returned as it is, for the schema to name.
+ */
+export function formLines(value: unknown): unknown {
+  if (typeof value === "string") return textLines(value);
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
+    return value.flatMap(textLines);
+  }
+  return value;
+}
+
+function textLines(text: string): string[] {
   return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
 }

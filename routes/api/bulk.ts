@@ -7,7 +7,7 @@ import { bulkInput, type BulkOutcome, createLinks, toLinkView } from "../../lib/
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import type { BulkRow } from "../../islands/BulkForm.tsx";
-import { isFormPost, readObjectBody, textLines } from "../_lib/body.ts";
+import { formLines, isFormPost, readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { bulkFormErrorPage, renderHome } from "../_lib/home.tsx";
 import { isBrowserForm } from "../_lib/negotiate.ts";
@@ -63,7 +63,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     rateLimit(deps, RATE_LIMITS.bulk),
     async (c) => {
       const body = await readObjectBody(c);
-      if (isFormPost(c) && typeof body.urls === "string") body.urls = textLines(body.urls);
+      if (isFormPost(c)) body.urls = formLines(body.urls);
       const input = parseInput(bulkInput, body);
       const outcomes = await createLinks(store, input, { serviceHost: config.serviceHost });
       const now = store.now();

@@ -67,6 +67,39 @@ Deno.test("POST /api/bulk refuses 11 rows and creates nothing", async () => {
   assertEquals((await ten.json()).filter((entry: { ok: boolean }) => entry.ok).length, 10);
 });
 
+Deno.test("POST /api/bulk reads a form's urls given more than once as more rows, none dropped", async () => {
+  await using t = await testApp();
+  const post = (body: string | FormData) =>
+    t.request("/api/bulk", {
+      method: "POST",
+      headers: typeof body === "string"
+        ? { "Content-Type": "application/x-www-form-urlencoded" }
+        : {},
+      body,
+    });
+  const fields = (count: number) =>
+    Array.from({ length: count }, (_, i) => `urls=r${i + 1}.example`).join("&");
+  const eleven = await post(fields(11));
+  assertEquals(eleven.status, 400);
+  assertEquals(await eleven.json(), { error: "max 10 links per request" });
+  assertEquals(await (await t.request("/api/links")).json(), []);
+  // Each value's lines, in order: a textarea's two lines and then a third field.
+  const rows = await post("urls=one.example%0Atwo.example&urls=three.example");
+  assertEquals(rows.status, 200);
+  assertEquals(
+    (await rows.json()).map((row: { link: { url: string } }) => row.link.url),
+    ["https://one.example", "https://two.example", "https://three.example"],
+  );
+  const multipart = new FormData();
+  for (const url of ["m1.example", "m2.example"]) multipart.append("urls", url);
+  const made = await (await post(multipart)).json();
+  assertEquals(made.map((row: { ok: boolean }) => row.ok), [true, true]);
+  // Its password given twice is refused, not resolved to one of them.
+  const pass = await post("urls=p.example&pass=secret&pass=");
+  assertEquals(pass.status, 400);
+  assertEquals(await pass.json(), { error: "pass must be one string, not a list" });
+});
+
 Deno.test("POST /api/bulk answers 400 for a malformed request", async () => {
   await using t = await testApp();
   const cases: [unknown, string][] = [

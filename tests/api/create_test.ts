@@ -64,6 +64,30 @@ Deno.test("POST /api/create accepts a plain form post", async () => {
   assertEquals(body.protected, false);
 });
 
+Deno.test("POST /api/create refuses a form field given twice rather than keep one of them", async () => {
+  await using t = await testApp();
+  const post = (body: string, type = "application/x-www-form-urlencoded") =>
+    t.request("/api/create", { method: "POST", headers: { "Content-Type": type }, body });
+  // The last of two passwords was an empty one: kept, it would have made an open link.
+  const twice = await post("url=example.com%2Fpp&pass=secret&pass=");
+  assertEquals(twice.status, 400);
+  assertEquals(await twice.json(), { error: "pass must be one string, not a list" });
+  const slugs = new FormData();
+  slugs.append("url", "example.com/multi");
+  slugs.append("slug", "first-name");
+  slugs.append("slug", "second-name");
+  const multipart = await t.request("/api/create", { method: "POST", body: slugs });
+  assertEquals(multipart.status, 400);
+  assertEquals(await multipart.json(), { error: "slug must be one string, not a list" });
+  assertEquals(await (await t.request("/api/links")).json(), []);
+  // A JSON list where one string belongs reads the same.
+  const listed = await t.json("/api/create", { url: ["example.com/a", "example.com/b"] });
+  assertEquals(await listed.json(), { error: "url must be one string, not a list" });
+  // An unknown field given twice is ignored, as any unknown field is.
+  const unknown = await post("url=example.com%2Fok&extra=1&extra=2");
+  assertEquals(unknown.status, 201);
+});
+
 Deno.test("POST /api/create answers 409 for a taken slug and keeps the first link", async () => {
   await using t = await testApp();
   assertEquals((await t.json("/api/create", { url: "example.com/1", slug: "taken" })).status, 201);
@@ -88,7 +112,7 @@ Deno.test("POST /api/create answers 400 with a sentence for every kind of bad in
     [{}, "url is required"],
     [{ url: 42 }, "url must be a string"],
     [{ url: null }, "url is required"],
-    [{ url: ["example.com"] }, "url must be a string"],
+    [{ url: ["example.com"] }, "url must be one string, not a list"],
     [{ url: { href: "x" } }, "url must be a string"],
     [{ url: "" }, "url must not be empty"],
     [{ url: "   " }, "url must not be empty"],
