@@ -21,6 +21,8 @@ export interface BulkFormProps {
   errorField?: string | null;
   /** The outcome of the last post, row by row. */
   rows?: BulkRow[] | null;
+  /** Why the password must be typed again, when a form's answer dropped one. */
+  passHint?: string | null;
 }
 
 /**
@@ -90,8 +92,13 @@ export default function BulkForm(props: BulkFormProps) {
           name="pass"
           type="password"
           autocomplete="new-password"
-          {...fieldAria("pass", { id: "bulk-error", field: errorField })}
+          {...fieldAria(
+            "pass",
+            { id: "bulk-error", field: errorField },
+            ...(props.passHint ? ["bulk-pass-help"] : []),
+          )}
         />
+        {props.passHint && <p id="bulk-pass-help" class="hint muted">{props.passHint}</p>}
       </div>
       {error && <p id="bulk-error" class="error" role="alert" tabIndex={-1}>{shownError(error)}</p>}
       <div>

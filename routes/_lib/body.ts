@@ -79,15 +79,25 @@ export async function readBody(
 
 /**
  * A form's text fields: one value as a string, several as the list of them, so that no value is
- * dropped unseen (the last of two passwords, say); uploaded files are left out.
+ * dropped unseen (the last of two passwords, say).
  */
 function formFields(form: Record<string, unknown>): Record<string, string | string[]> {
   const fields: Record<string, string | string[]> = {};
+  for (const [name, texts] of Object.entries(formTexts(form))) {
+    fields[name] = texts.length === 1 ? texts[0]! : texts;
+  }
+  return fields;
+}
+
+/**
+ * Each text field of a form parsed with `parseBody({ all: true })`, as the list of its values;
+ * uploaded files are left out, and a field with nothing else with them.
+ */
+export function formTexts(form: Record<string, unknown>): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(form)) {
-    const texts = (Array.isArray(value) ? value : [value]).filter((item) =>
-      typeof item === "string"
-    );
-    if (texts.length > 0) fields[name] = texts.length === 1 ? texts[0]! : texts;
+    const texts = [value].flat().filter((item) => typeof item === "string");
+    if (texts.length > 0) fields[name] = texts;
   }
   return fields;
 }

@@ -70,12 +70,27 @@ export function createFormErrorPage(
   return renderHome({ create }, status, { "Cache-Control": "no-store" });
 }
 
-/** The start page for a refused bulk form: the reason, the field it names, and the lines as typed. */
+/** Under the bulk form's password, after a refusal that dropped it. */
+export const BULK_PASS_REFUSED = "Type it again: a refused form does not send it back.";
+
+/** Under the bulk form's password, when lines that failed are kept and the password is not. */
+export const BULK_PASS_FOR_KEPT_LINES =
+  "Type it again to protect the lines kept above: the page does not send it back.";
+
+/**
+ * The start page for a refused bulk form: the reason, the field it names, and the lines as typed;
+ * the password is never sent back, and the form says so when one was given.
+ */
 export function bulkFormErrorPage(
   fields: Record<string, string>,
   error: DomainError,
   status: number,
 ): Response {
-  const bulk = { urls: fields.urls ?? "", error: error.message, errorField: fieldOf(error) };
+  const bulk = {
+    urls: fields.urls ?? "",
+    error: error.message,
+    errorField: fieldOf(error),
+    passHint: fields.pass ? BULK_PASS_REFUSED : null,
+  };
   return renderHome({ bulk }, status, { "Cache-Control": "no-store" });
 }

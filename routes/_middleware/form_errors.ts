@@ -6,6 +6,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { DomainError } from "../../lib/errors.ts";
 import type { AppEnv } from "../_lib/env.ts";
+import { formTexts } from "../_lib/body.ts";
 import { isBrowserForm } from "../_lib/negotiate.ts";
 import { statusOf } from "./errors.tsx";
 
@@ -31,14 +32,14 @@ export function formErrorPage(page: FormErrorPage): MiddlewareHandler<AppEnv> {
   };
 }
 
+// The form's text fields as sent; a field given more than once (bulk's `urls` as several
+// fields) as its values a line each, so the lines come back in one field.
 async function formFields(c: Context<AppEnv>): Promise<Record<string, string>> {
   if (c.get("bodyRefused")) return {}; // a refused body is never read
   try {
-    const form = await c.req.parseBody({ all: false });
+    const fields = formTexts(await c.req.parseBody({ all: true }));
     return Object.fromEntries(
-      Object.entries(form).filter((entry): entry is [string, string] =>
-        typeof entry[1] === "string"
-      ),
+      Object.entries(fields).map(([name, texts]) => [name, texts.join("\n")]),
     );
   } catch {
     return {};

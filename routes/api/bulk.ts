@@ -9,7 +9,7 @@ import { parseInput } from "../../lib/validation.ts";
 import type { BulkRow } from "../../islands/BulkForm.tsx";
 import { formLines, isFormPost, readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
-import { bulkFormErrorPage, renderHome } from "../_lib/home.tsx";
+import { BULK_PASS_FOR_KEPT_LINES, bulkFormErrorPage, renderHome } from "../_lib/home.tsx";
 import { isBrowserForm } from "../_lib/negotiate.ts";
 import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
@@ -81,7 +81,10 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
         );
         // The lines that failed stay in the field, to be mended and sent again.
         const urls = shown.flatMap((row) => (row.ok ? [] : [row.url])).join("\n");
-        return renderHome({ bulk: { rows: shown, urls } }, 200, { "Cache-Control": "no-store" });
+        const passHint = input.pass !== undefined && urls !== "" ? BULK_PASS_FOR_KEPT_LINES : null;
+        return renderHome({ bulk: { rows: shown, urls, passHint } }, 200, {
+          "Cache-Control": "no-store",
+        });
       }
       return c.json(rows);
     },

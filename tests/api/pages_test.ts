@@ -7,6 +7,7 @@ import {
 } from "../_helpers/assert.ts";
 import { type TestApp, testApp } from "../_helpers/app.ts";
 import { CONTENT_SECURITY_POLICY, UNLOCK_CONTENT_SECURITY_POLICY } from "../../routes/_lib/html.ts";
+import { BULK_PASS_FOR_KEPT_LINES, BULK_PASS_REFUSED } from "../../routes/_lib/home.tsx";
 import { makeRoute as makeStatsRoute } from "../../routes/stats.tsx";
 import type { Stats } from "../../lib/stats/types.ts";
 import { linkKey } from "../../lib/kv/keys.ts";
@@ -329,6 +330,31 @@ Deno.test("a browser's bulk form post sends lines and gets the outcome row by ro
   assertEquals(links.length, 2);
 });
 
+Deno.test("a bulk form post given a password says it must be typed again for the lines kept", async () => {
+  await using t = await testApp();
+  const passHelp = (doc: Doc) => doc.querySelector("#bulk-pass-help")?.textContent ?? null;
+  const describedBy = (doc: Doc) =>
+    doc.querySelector("#bulk-pass").getAttribute("aria-describedby");
+  // A line failed and stays in the field; the made links are protected, the kept line not yet.
+  const partly = await page(t, "/api/bulk", form({ urls: "example.com/1\nnot a url", pass: "pw" }));
+  assertEquals(partly.res.status, 200);
+  assertEquals(partly.doc.querySelector("#bulk-urls").textContent, "not a url");
+  assertEquals(passHelp(partly.doc), BULK_PASS_FOR_KEPT_LINES);
+  assertEquals(describedBy(partly.doc), "bulk-pass-help");
+  assertEquals(partly.doc.querySelector("#bulk-pass").getAttribute("value"), null);
+  // Every line made: nothing is kept, nothing to say.
+  const whole = await page(t, "/api/bulk", form({ urls: "example.com/2", pass: "pw" }));
+  assertEquals(passHelp(whole.doc), null);
+  assertEquals(describedBy(whole.doc), null);
+  // Refused whole, with a password: it must be typed again; without one, no word of it.
+  const eleven = Array.from({ length: 11 }, (_, i) => `example.com/${i}`).join("\n");
+  const refused = await page(t, "/api/bulk", form({ urls: eleven, pass: "pw" }));
+  assertEquals(refused.res.status, 400);
+  assertEquals(passHelp(refused.doc), BULK_PASS_REFUSED);
+  const bare = await page(t, "/api/bulk", form({ urls: "not a url" }));
+  assertEquals(passHelp(bare.doc), null);
+});
+
 Deno.test("a refused bulk form post shows the lines again with the reason", async () => {
   await using t = await testApp();
   const urls = Array.from({ length: 11 }, (_, i) => `example.com/${i}`).join("\n");
@@ -336,6 +362,11 @@ Deno.test("a refused bulk form post shows the lines again with the reason", asyn
   assertEquals(res.status, 400);
   assertEquals(doc.querySelector('[role="alert"]').textContent, "Max 10 links per request");
   assertEquals(doc.querySelector("#bulk-urls").textContent, urls);
+  // The same lines as eleven fields come back as the same lines, none dropped.
+  const fields = new URLSearchParams(urls.split("\n").map((url) => ["urls", url]));
+  const repeated = await page(t, "/api/bulk", { ...form({}), body: fields });
+  assertEquals(repeated.res.status, 400);
+  assertEquals(repeated.doc.querySelector("#bulk-urls").textContent, urls);
   const json = await t.request("/api/bulk", form({ urls: "example.com/x" }, "*/*"));
   assertEquals(json.status, 200);
   assertEquals((await json.json())[0].ok, true);
