@@ -30,7 +30,7 @@ export function LinksPage({ entries, truncated, q, removed }: LinksPageProps) {
         Every live link, newest first. Anyone may delete a link; no password is asked.
       </p>
       {removed && <p class="card notice ok" role="status">Deleted /{removed}</p>}
-      <Island component={LinkFilter} props={{ q, total: entries.length }} />
+      <Island component={LinkFilter} props={{ q, total: entries.length, truncated }} />
       {truncated && (
         <p class="muted">
           Showing the newest {entries.length}. Filter to find older ones, or use{" "}

@@ -54,6 +54,8 @@ export interface BrowserFixture extends AsyncDisposable {
   browser: Browser;
   /** The service's origin. */
   origin: string;
+  /** The service's KV file, for a test that fills the store faster than the API would. */
+  kvPath: string;
   /**
    * Origin of a stand-in destination site on another loopback address (the service refuses
    * links to its own host): it answers every path with `arrived at <path>`.
@@ -86,6 +88,7 @@ export async function startBrowserFixture(): Promise<BrowserFixture> {
     service,
     browser,
     origin: service.origin,
+    kvPath: `${dir}/links.kv`,
     destination: `http://127.0.0.2:${site.addr.port}`,
     async open(options = {}) {
       const context = await browser.newContext({ baseURL: service.origin, ...options });

@@ -1,4 +1,6 @@
 import type { Page } from "playwright-core";
+import { createStore } from "../../lib/kv/store.ts";
+import { createLink } from "../../lib/links/mod.ts";
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import {
   createByApi,
@@ -13,6 +15,19 @@ const HOSTILE_TITLE = "<img src=x onerror=alert(1)>";
 const HOSTILE_NOTE = "</script><script>alert(1)</script>";
 // "At most 15 KB", read as 15,000 bytes: the stricter of its two readings.
 const MAX_HOME_JS_GZIP = 15_000;
+
+// Makes `count` links straight in the service's store, newer than any made before.
+async function fillStore(kvPath: string, count: number): Promise<void> {
+  const kv = await Deno.openKv(kvPath);
+  try {
+    const store = createStore(kv);
+    for (let i = 0; i < count; i++) {
+      await createLink(store, { url: `example.com/filler/${i}` }, { serviceHost: "127.0.0.1" });
+    }
+  } finally {
+    kv.close();
+  }
+}
 
 async function slugState(page: Page, state: string): Promise<void> {
   await page.waitForSelector(`#create-slug-hint[data-state="${state}"]`);
@@ -327,5 +342,38 @@ Deno.test({
       assertEquals(problems, []);
       await page.context().close();
     });
+
+    await t.step(
+      "a filter the page's rows cannot answer says what it counted and that Filter searches all",
+      async () => {
+        await createByApi(f, { url: "example.com/needle", slug: "needle-one" });
+        const { page, problems } = await watchedPage(f);
+        const filter = page.getByLabel("Filter by name, title, destination or note");
+        const shown = page.locator("#links-shown");
+        // The server's filter left the other links out: cleared, the box cannot show them.
+        await page.goto("/links?q=needle");
+        await waitForIslands(page);
+        assertEquals(await shown.textContent(), "1 link shown");
+        await filter.fill("");
+        await shown.filter({ hasText: "1 shown of the links matching “needle”." }).waitFor();
+        assertStringIncludes(await shown.textContent() ?? "", "Press Filter to search every link.");
+        // Text narrower than the server's filter is answered by the rows.
+        await filter.fill("needle-o");
+        await shown.filter({ hasText: /^1 link shown$/ }).waitFor();
+        // A list cut at the newest 500: an older link is not among the rows, and Filter finds it.
+        await fillStore(f.kvPath, 500);
+        await page.goto("/links");
+        await waitForIslands(page);
+        assertEquals(await page.locator(".link-row").count(), 500);
+        await filter.fill("needle-one");
+        await shown.filter({ hasText: "No match among the newest 500 links." }).waitFor();
+        await filter.press("Enter");
+        await page.waitForURL(/\/links\?q=needle-one$/);
+        await waitForIslands(page);
+        assertEquals(await shown.textContent(), "1 link shown");
+        assertEquals(problems, []);
+        await page.context().close();
+      },
+    );
   },
 });
