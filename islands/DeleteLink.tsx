@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { shownError } from "./_parts/format.ts";
+import { forgetLink } from "./_parts/recent.ts";
 import { removedCount } from "./_parts/removed.ts";
 
 /** Props of the delete island. */
@@ -43,6 +44,7 @@ export default function DeleteLink({ slug, q = "" }: DeleteLinkProps) {
     // Struck out, and no longer a way to the link; the filter still hides it like any row.
     row?.querySelector("a.link-slug")?.removeAttribute("href");
     removedCount.value++;
+    forgetLink(slug);
     setStep("done");
   }
 

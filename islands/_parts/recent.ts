@@ -1,6 +1,6 @@
 /**
  * The links made in this browser, kept in `localStorage` and shared by the islands of a page
- * through a signal: the forms add to it, the recent-links list shows it.
+ * through a signal: the forms add to it, the recent-links list shows it, a deletion takes from it.
  * @module
  */
 import { signal } from "@preact/signals";
@@ -40,6 +40,12 @@ export function rememberLinks(links: RecentLink[]): void {
   const slugs = new Set(links.map((link) => link.slug));
   const kept = recentLinks.value.filter((link) => !slugs.has(link.slug));
   save([...links.map(({ slug, shortUrl, expiresAt }) => ({ slug, shortUrl, expiresAt })), ...kept]);
+}
+
+/** Forgets the link `slug`, deleted from this browser. */
+export function forgetLink(slug: string): void {
+  if (!loaded) loadRecent();
+  save(recentLinks.value.filter((link) => link.slug !== slug));
 }
 
 /** Forgets every remembered link. */

@@ -195,6 +195,31 @@ Deno.test({
       await page.context().close();
     });
 
+    await t.step("a link deleted in this browser leaves the list of those made in it", async () => {
+      const { page, problems } = await watchedPage(f);
+      const made = (slug: string) => ({ slug, shortUrl: `${f.origin}/${slug}`, expiresAt });
+      const expiresAt = new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString();
+      await createByApi(f, { url: "example.com/kept", slug: "recent-kept" });
+      await createByApi(f, { url: "example.com/gone", slug: "recent-gone" });
+      await page.goto("/");
+      await page.evaluate(
+        (links) => localStorage.setItem("lapse.recent", JSON.stringify(links)),
+        [made("recent-gone"), made("recent-kept")],
+      );
+      await page.goto("/links?q=recent-gone");
+      await waitForIslands(page);
+      const row = page.locator(".link-row:visible");
+      await row.getByRole("button", { name: "Delete /recent-gone" }).click();
+      await row.getByRole("button", { name: "Yes, delete" }).click();
+      await row.getByText("Deleted /recent-gone").waitFor();
+      await page.goto("/");
+      await waitForIslands(page);
+      await page.locator("#recent-heading").waitFor();
+      assertEquals(await page.locator(".recent a").allTextContents(), [`${f.origin}/recent-kept`]);
+      assertEquals(problems, []);
+      await page.context().close();
+    });
+
     await t.step("the links made in this browser link only to http(s) URLs", async () => {
       const { page, problems } = await watchedPage(f);
       await page.goto("/");
