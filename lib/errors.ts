@@ -100,8 +100,9 @@ export class TooManyGuessesError extends RateLimitedError {
   constructor(limit: number, windowMs: number, retryAfterSeconds: number) {
     super(limit, windowMs, retryAfterSeconds);
     const minutes = Math.round(windowMs / 60_000);
-    this.message = `too many wrong passwords on this link (at most ${limit} in ${minutes} ` +
-      `minutes); retry in ${retryAfterSeconds} s`;
+    this.message =
+      `too many wrong passwords on this link (at most ${limit} per ${minutes}-minute ` +
+      `window); retry in ${retryAfterSeconds} s`;
   }
 }
 

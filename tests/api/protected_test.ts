@@ -243,7 +243,7 @@ Deno.test("unlock attempts are limited to 10 a minute per client", async () => {
   assertEquals((await unlock(t, "three", "open sesame", "198.51.100.3")).status, 200);
 });
 
-Deno.test("a client gets 5 wrong passwords on a link in 10 minutes; others are still heard", async () => {
+Deno.test("a client gets 5 wrong passwords on a link per 10-minute window; others are still heard", async () => {
   await using t = await testApp();
   await makeLocked(t);
   for (let i = 0; i < 5; i++) {
@@ -254,7 +254,7 @@ Deno.test("a client gets 5 wrong passwords on a link in 10 minutes; others are s
   const { error } = await refused.json();
   assertStringIncludes(
     error,
-    "too many wrong passwords on this link (at most 5 in 10 minutes); retry in ",
+    "too many wrong passwords on this link (at most 5 per 10-minute window); retry in ",
   );
   assert(Number(refused.headers.get("retry-after")) > 0);
   assertEquals(retryAfterOf(error), Number(refused.headers.get("retry-after")));

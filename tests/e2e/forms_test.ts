@@ -92,7 +92,8 @@ Deno.test({
           headers: { "Retry-After": "3" },
           contentType: "application/json",
           body: JSON.stringify({
-            error: "too many wrong passwords on this link (at most 5 in 10 minutes); retry in 3 s",
+            error:
+              "too many wrong passwords on this link (at most 5 per 10-minute window); retry in 3 s",
           }),
         }));
       await page.goto("/wait-lock");
