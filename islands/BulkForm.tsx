@@ -63,6 +63,8 @@ export default function BulkForm(props: BulkFormProps) {
     setError(null);
     setErrorField(null);
     setRows(outcome);
+    // As the create form: the address may name another outcome (`?bulk=`) or a refused post.
+    history.replaceState(null, "", "/");
     // The lines that failed stay, to be mended and sent again; the ones made go.
     (form.elements.namedItem("urls") as HTMLTextAreaElement).value = outcome
       .flatMap((row) => (row.ok ? [] : [row.url])).join("\n");

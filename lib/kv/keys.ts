@@ -120,3 +120,8 @@ export function healthKey(instance: string): Deno.KvKey {
 export function jobRunKey(job: string, run: number): Deno.KvKey {
   return ["job_runs", job, run];
 }
+
+/** A bulk form's outcome, kept a short while for the page that shows it; holds slugs, not links. */
+export function bulkOutcomeKey(id: string): Deno.KvKey {
+  return ["bulk_outcomes", id];
+}

@@ -19,3 +19,4 @@ export * from "./views.ts";
 export * from "./query.ts";
 export * from "./cache.ts";
 export * from "./retire.ts";
+export * from "./outcome.ts";

@@ -8,8 +8,22 @@ import { getCookie, setCookie } from "hono/cookie";
 import { HomePage } from "../../components/HomePage.tsx";
 import type { Config } from "../../fresh.config.ts";
 import { type DomainError, fieldOf } from "../../lib/errors.ts";
-import { CUSTOM_SLUG_PATTERN, MAX_BULK_ROWS } from "../../lib/links/mod.ts";
-import type { BulkFormProps } from "../../islands/BulkForm.tsx";
+import type { Store } from "../../lib/kv/store.ts";
+import { describeError, logLine } from "../../lib/log/mod.ts";
+import {
+  BULK_OUTCOME_TTL_MS,
+  type BulkOutcome,
+  CUSTOM_SLUG_PATTERN,
+  findBulkOutcome,
+  getLiveLink,
+  keepBulkOutcome,
+  type KeptOutcome,
+  type KeptRow,
+  MAX_BULK_ROWS,
+  toLinkView,
+} from "../../lib/links/mod.ts";
+import type { BulkFormProps, BulkRow } from "../../islands/BulkForm.tsx";
+import type { AppDeps } from "./env.ts";
 import type { CreateFormProps } from "../../islands/CreateForm.tsx";
 import { cookieOptions } from "./cookie.ts";
 import { renderPage } from "./html.ts";
@@ -51,6 +65,99 @@ export function toMadeLink(c: Context, config: Config, slug: string): Response {
 export function madeHere(c: Context, slug: string): boolean {
   return getCookie(c, MADE_COOKIE) === slug;
 }
+
+// The cookie that shows a bulk post's outcome to the browser that sent it, and to no one else.
+const BULK_COOKIE = "lapse_bulk";
+
+/**
+ * Answers a browser's bulk post: the outcome is kept and the browser sent on to it (post,
+ * redirect, get) at `/?bulk=<id>`, an address that reloads without making the links again. An
+ * outcome the store does not keep (lines too long for one value, or a failed write) is answered
+ * at once, as a page, from the links in hand: the links are made, so the answer never says
+ * otherwise.
+ */
+export async function toBulkOutcome(
+  c: Context,
+  deps: Pick<AppDeps, "config" | "store" | "log">,
+  outcomes: BulkOutcome[],
+  passGiven: boolean,
+): Promise<Response> {
+  const { config, store, log } = deps;
+  const rows = outcomes.map((outcome): KeptRow =>
+    outcome.ok
+      ? { ok: true, slug: outcome.record.slug, id: outcome.record.id }
+      : { ok: false, url: String(outcome.url ?? ""), error: outcome.error }
+  );
+  const id = await keepBulkOutcome(store, { rows, passGiven }).catch((error: unknown) => {
+    log(logLine("warn", "bulk outcome not kept", {
+      requestId: c.get("requestId"),
+      error: describeError(error),
+    }));
+    return null;
+  });
+  if (id === null) {
+    const now = store.now();
+    const shown = outcomes.map((outcome): BulkRow =>
+      outcome.ok
+        ? { ok: true, link: toLinkView(outcome.record, { baseUrl: config.baseUrl, now }) }
+        : { ok: false, url: String(outcome.url ?? ""), error: outcome.error }
+    );
+    return renderHome({ bulk: bulkState(shown, rows, passGiven) }, 200, {
+      "Cache-Control": "no-store",
+    });
+  }
+  const maxAge = BULK_OUTCOME_TTL_MS / 1000;
+  setCookie(c, BULK_COOKIE, id, cookieOptions(config, { maxAge }));
+  return redirectWithPolicy(c, `/?bulk=${id}`, 303);
+}
+
+/** The outcome kept under `id` for this browser (within the hour), or `null`. */
+export async function bulkOutcomeHere(
+  c: Context,
+  store: Store,
+  id: string,
+): Promise<KeptOutcome | null> {
+  return getCookie(c, BULK_COOKIE) === id ? await findBulkOutcome(store, id) : null;
+}
+
+/**
+ * The bulk form's state for a kept outcome: each made link as it is now (one deleted or expired
+ * since says so), and the rest as {@linkcode bulkState} gives it.
+ */
+export async function bulkOutcomeState(
+  deps: Pick<AppDeps, "config" | "store">,
+  outcome: KeptOutcome,
+): Promise<HomeState["bulk"]> {
+  const { config, store } = deps;
+  const now = store.now();
+  const shown = await Promise.all(outcome.rows.map(async (row): Promise<BulkRow> => {
+    if (!row.ok) return row;
+    const record = await getLiveLink(store, row.slug);
+    if (record === null || record.id !== row.id) {
+      return { ok: false, url: `${config.baseUrl}/${row.slug}`, error: GONE_SINCE };
+    }
+    return { ok: true, link: toLinkView(record, { baseUrl: config.baseUrl, now }) };
+  }));
+  return bulkState(shown, outcome.rows, outcome.passGiven);
+}
+
+/**
+ * The bulk form's state after a post: the rows `shown`, the lines that failed back in the field
+ * (to be mended and sent again), and a word that the password, when one was given, must be typed
+ * again for them.
+ */
+function bulkState(
+  shown: BulkRow[],
+  rows: KeptRow[],
+  passGiven: boolean,
+): HomeState["bulk"] {
+  const urls = rows.flatMap((row) => (row.ok ? [] : [row.url])).join("\n");
+  const passHint = passGiven && urls !== "" ? BULK_PASS_FOR_KEPT_LINES : null;
+  return { rows: shown, urls, passHint };
+}
+
+/** A made link's row on its outcome page, once the link is deleted or has expired. */
+export const GONE_SINCE = "deleted or expired since it was made";
 
 /**
  * The start page for a refused create form: the reason, the field it names, and the fields but

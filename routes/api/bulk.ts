@@ -6,10 +6,9 @@ import { Hono } from "hono";
 import { bulkInput, type BulkOutcome, createLinks, toLinkView } from "../../lib/links/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
-import type { BulkRow } from "../../islands/BulkForm.tsx";
 import { formLines, isFormPost, readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
-import { BULK_PASS_FOR_KEPT_LINES, bulkFormErrorPage, renderHome } from "../_lib/home.tsx";
+import { bulkFormErrorPage, toBulkOutcome } from "../_lib/home.tsx";
 import { isBrowserForm } from "../_lib/negotiate.ts";
 import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
@@ -27,7 +26,10 @@ export const spec: RouteSpec = {
     description: "Each row is made as `POST /api/create` would make it, on its own: a failed " +
       "row undoes nothing and the answer is 200 whatever the rows did, one entry per row in " +
       "order. `pass` protects every link made. A custom slug repeated in one request fails on " +
-      "its later rows. More than ten rows is refused whole.",
+      "its later rows. More than ten rows is refused whole. A browser's plain HTML form post " +
+      "answers 303 to `/?bulk=<id>`, the start page with each row's outcome for the browser " +
+      "that sent it (a cookie, `lapse_bulk`, says so for an hour); one that is refused gets the " +
+      "start page again, with the reason, under the status below.",
     body: {
       schema: bulkInput,
       example: { urls: ["example.com/a/long/path", { url: "example.com/two", slug: "docs" }] },
@@ -44,6 +46,14 @@ export const spec: RouteSpec = {
           },
         ],
       }),
+      303: {
+        description: "Sent by a browser's plain HTML form: on to the start page with each " +
+          "row's outcome",
+        headers: {
+          Location: { description: "The outcome's page", example: "/?bulk=Qm9vayBvZiBsaW5rcw" },
+          "Set-Cookie": { description: "`lapse_bulk`: this browser sent the post, for an hour" },
+        },
+      },
       400: errorResponse("Bad JSON, no rows, or more than ten", "max 10 links per request"),
     },
     rateLimit: RATE_LIMITS.bulk,
@@ -52,8 +62,8 @@ export const spec: RouteSpec = {
 
 /**
  * The route: 200 with one `{ok, link}` or `{ok, url, error}` per row, in order. A form post
- * may send `urls` as text, one destination a line. A browser's plain form post gets the start
- * page with the outcome row by row, or, refused, the form again with the reason.
+ * may send `urls` as text, one destination a line. A browser's plain form post is sent on (303)
+ * to the start page with the outcome row by row, or, refused, gets the form again with the reason.
  */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   const { config, store } = deps;
@@ -66,27 +76,19 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       if (isFormPost(c)) body.urls = formLines(body.urls);
       const input = parseInput(bulkInput, body);
       const outcomes = await createLinks(store, input, { serviceHost: config.serviceHost });
-      const now = store.now();
-      const rows = outcomes.map((outcome: BulkOutcome) =>
-        outcome.ok
-          ? {
-            ok: true as const,
-            link: toLinkView(outcome.record, { baseUrl: config.baseUrl, now }),
-          }
-          : outcome
-      );
+      // A browser goes on to the outcome's page (post, redirect, get): reloading it, or going
+      // back to it, makes no second set of links.
       if (isBrowserForm(c)) {
-        const shown: BulkRow[] = rows.map((row) =>
-          row.ok ? row : { ok: false, url: String(row.url ?? ""), error: row.error }
-        );
-        // The lines that failed stay in the field, to be mended and sent again.
-        const urls = shown.flatMap((row) => (row.ok ? [] : [row.url])).join("\n");
-        const passHint = input.pass !== undefined && urls !== "" ? BULK_PASS_FOR_KEPT_LINES : null;
-        return renderHome({ bulk: { rows: shown, urls, passHint } }, 200, {
-          "Cache-Control": "no-store",
-        });
+        return await toBulkOutcome(c, deps, outcomes, input.pass !== undefined);
       }
-      return c.json(rows);
+      const now = store.now();
+      return c.json(
+        outcomes.map((outcome: BulkOutcome) =>
+          outcome.ok
+            ? { ok: true, link: toLinkView(outcome.record, { baseUrl: config.baseUrl, now }) }
+            : outcome
+        ),
+      );
     },
   );
 }

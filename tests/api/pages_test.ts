@@ -11,6 +11,7 @@ import { BULK_PASS_FOR_KEPT_LINES, BULK_PASS_REFUSED } from "../../routes/_lib/h
 import { makeRoute as makeStatsRoute } from "../../routes/stats.tsx";
 import type { Stats } from "../../lib/stats/types.ts";
 import { linkKey } from "../../lib/kv/keys.ts";
+import type { LogLine } from "../../lib/log/mod.ts";
 
 const HOSTILE_TITLE = "<img src=x onerror=alert(1)>";
 const HOSTILE_NOTE = "</script><script>alert(1)</script>";
@@ -153,6 +154,20 @@ function madeCookie(res: Response): string {
   assertStringIncludes(set, "SameSite=Lax");
   assertStringIncludes(set, "Max-Age=3600");
   return set.split(";")[0]!;
+}
+
+/**
+ * A browser's bulk form post and the page it is sent on to: the post answers 303 to
+ * `/?bulk=<id>` with the `lapse_bulk` cookie, and the page is read with that cookie.
+ */
+async function postBulk(t: TestApp, fields: Record<string, string>) {
+  const posted = await t.request("/api/bulk", form(fields));
+  assertEquals(posted.status, 303);
+  const location = posted.headers.get("location") ?? "";
+  assert(/^\/\?bulk=[\w-]{22}$/.test(location), location);
+  const cookie = madeCookie(posted);
+  assertEquals(cookie, `lapse_bulk=${location.slice("/?bulk=".length)}`);
+  return { location, cookie, ...await page(t, location, { headers: { Cookie: cookie } }) };
 }
 
 Deno.test("a browser's create form post goes on (303) to the start page with the new link's card", async () => {
@@ -316,9 +331,10 @@ Deno.test("API clients keep JSON from /api/create, form bodies included", async 
 Deno.test("a browser's bulk form post sends lines and gets the outcome row by row", async () => {
   await using t = await testApp();
   const urls = "example.com/1\r\n\r\n  not a url  \r\nexample.org/2\r\n";
-  const { res, doc } = await page(t, "/api/bulk", form({ urls, pass: "" }));
+  const { res, doc, location, cookie } = await postBulk(t, { urls, pass: "" });
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+  assertEquals(res.headers.get("cache-control"), "no-store");
   const rows = [...doc.querySelectorAll(".bulk-row")];
   assertEquals(rows.length, 3);
   assertEquals(rows.map((row: Doc) => row.classList.contains("failed")), [false, true, false]);
@@ -328,6 +344,62 @@ Deno.test("a browser's bulk form post sends lines and gets the outcome row by ro
   assertEquals(doc.querySelector("#bulk-urls").textContent, "not a url", "the failed line stays");
   const links = await (await t.request("/api/links")).json();
   assertEquals(links.length, 2);
+  // Loaded again, the page shows the same outcome and makes nothing.
+  const again = await page(t, location, { headers: { Cookie: cookie } });
+  assertEquals(again.doc.querySelectorAll(".bulk-row").length, 3);
+  assertEquals((await (await t.request("/api/links")).json()).length, 2);
+  // A link deleted since says so; the other is as it is now.
+  const shortUrls = rows.map((row: Doc) => row.querySelector("a")?.getAttribute("href") ?? null);
+  assertEquals(shortUrls[1], null);
+  const [first, last] = [shortUrls[0]!, shortUrls[2]!];
+  await t.request(`/api/remove?slug=${first.slice("http://sho.rt/".length)}`, { method: "DELETE" });
+  const later = await page(t, location, { headers: { Cookie: cookie } });
+  const now = [...later.doc.querySelectorAll(".bulk-row")].map((row: Doc) => row.textContent);
+  assertStringIncludes(now[0], "Deleted or expired since it was made");
+  assertStringIncludes(now[0], first);
+  assertStringIncludes(now[2], last);
+  assertNotIncludes(now[2], "Deleted");
+  // Another browser, a wrong id, or an hour later: the plain start page.
+  const strangers: Record<string, string>[] = [{}, { Cookie: "lapse_bulk=AAAAAAAAAAAAAAAAAAAAAA" }];
+  for (const headers of strangers) {
+    const other = await page(t, location, { headers });
+    assertEquals(other.res.status, 200);
+    assertEquals(other.doc.querySelectorAll(".bulk-row").length, 0);
+  }
+  t.advance(3_600_000);
+  const gone = await page(t, location, { headers: { Cookie: cookie } });
+  assertEquals(gone.doc.querySelectorAll(".bulk-row").length, 0);
+});
+
+Deno.test("a bulk outcome too large to keep is answered at once, as the page", async () => {
+  await using t = await testApp();
+  // Ten failed lines filling the 64 KiB body: with their reasons, over the store's value limit.
+  const urls = Array.from({ length: 10 }, (_, i) => `${i}${"x".repeat(6_539)}`).join("\n");
+  const { res, doc } = await page(t, "/api/bulk", form({ urls }));
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("set-cookie"), null);
+  assertEquals(res.headers.get("cache-control"), "no-store");
+  assertEquals(doc.querySelectorAll(".bulk-row.failed").length, 10);
+  assertEquals(doc.querySelector("#bulk-urls").textContent, urls);
+});
+
+Deno.test("a bulk outcome the store fails to keep is answered at once, with the links made", async () => {
+  const lines: LogLine[] = [];
+  await using t = await testApp({ log: (line) => lines.push(line) });
+  // Only the outcome's own write fails: links are written by atomic commits, which still land.
+  t.store.kv.set = () => Promise.reject(new Error("simulated store failure"));
+  const { res, doc } = await page(t, "/api/bulk", form({ urls: "example.com/1\nnot a url" }));
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("set-cookie"), null);
+  assertEquals(res.headers.get("cache-control"), "no-store");
+  const rows = [...doc.querySelectorAll(".bulk-row")];
+  assertEquals(rows.map((row: Doc) => row.classList.contains("failed")), [false, true]);
+  const links = await (await t.request("/api/links")).json();
+  assertEquals(links.length, 1);
+  assertStringIncludes(rows[0].textContent, links[0].shortUrl);
+  assertEquals(doc.querySelector("#bulk-urls").textContent, "not a url");
+  const warnings = lines.filter((line) => line.level !== "info").map((line) => line.msg);
+  assertEquals(warnings, ["bulk outcome not kept"]);
 });
 
 Deno.test("a bulk form post given a password says it must be typed again for the lines kept", async () => {
@@ -336,14 +408,15 @@ Deno.test("a bulk form post given a password says it must be typed again for the
   const describedBy = (doc: Doc) =>
     doc.querySelector("#bulk-pass").getAttribute("aria-describedby");
   // A line failed and stays in the field; the made links are protected, the kept line not yet.
-  const partly = await page(t, "/api/bulk", form({ urls: "example.com/1\nnot a url", pass: "pw" }));
+  const partly = await postBulk(t, { urls: "example.com/1\nnot a url", pass: "pw" });
   assertEquals(partly.res.status, 200);
+  assertNotIncludes(partly.html, 'pw"');
   assertEquals(partly.doc.querySelector("#bulk-urls").textContent, "not a url");
   assertEquals(passHelp(partly.doc), BULK_PASS_FOR_KEPT_LINES);
   assertEquals(describedBy(partly.doc), "bulk-pass-help");
   assertEquals(partly.doc.querySelector("#bulk-pass").getAttribute("value"), null);
   // Every line made: nothing is kept, nothing to say.
-  const whole = await page(t, "/api/bulk", form({ urls: "example.com/2", pass: "pw" }));
+  const whole = await postBulk(t, { urls: "example.com/2", pass: "pw" });
   assertEquals(passHelp(whole.doc), null);
   assertEquals(describedBy(whole.doc), null);
   // Refused whole, with a password: it must be typed again; without one, no word of it.
@@ -351,7 +424,7 @@ Deno.test("a bulk form post given a password says it must be typed again for the
   const refused = await page(t, "/api/bulk", form({ urls: eleven, pass: "pw" }));
   assertEquals(refused.res.status, 400);
   assertEquals(passHelp(refused.doc), BULK_PASS_REFUSED);
-  const bare = await page(t, "/api/bulk", form({ urls: "not a url" }));
+  const bare = await postBulk(t, { urls: "not a url" });
   assertEquals(passHelp(bare.doc), null);
 });
 
@@ -733,7 +806,7 @@ Deno.test("a refused bulk form post says Error in the title and marks the lines 
   assertEquals(doc.querySelector("#bulk-pass").hasAttribute("aria-invalid"), false);
   // The create form, not the one refused, stays unmarked.
   assertEquals(doc.querySelector("#create-url").hasAttribute("aria-invalid"), false);
-  const ok = await page(t, "/api/bulk", form({ urls: "example.com/1" }));
+  const ok = await postBulk(t, { urls: "example.com/1" });
   assertEquals(ok.doc.querySelector("title").textContent, "Shorten a link · lapse");
 });
 
