@@ -84,9 +84,7 @@ export async function toBulkOutcome(
 ): Promise<Response> {
   const { config, store, log } = deps;
   const rows = outcomes.map((outcome): KeptRow =>
-    outcome.ok
-      ? { ok: true, slug: outcome.record.slug, id: outcome.record.id }
-      : { ok: false, url: String(outcome.url ?? ""), error: outcome.error }
+    outcome.ok ? { ok: true, slug: outcome.record.slug, id: outcome.record.id } : failedRow(outcome)
   );
   const id = await keepBulkOutcome(store, { rows, passGiven }).catch((error: unknown) => {
     log(logLine("warn", "bulk outcome not kept", {
@@ -100,7 +98,7 @@ export async function toBulkOutcome(
     const shown = outcomes.map((outcome): BulkRow =>
       outcome.ok
         ? { ok: true, link: toLinkView(outcome.record, { baseUrl: config.baseUrl, now }) }
-        : { ok: false, url: String(outcome.url ?? ""), error: outcome.error }
+        : failedRow(outcome)
     );
     return renderHome({ bulk: bulkState(shown, rows, passGiven) }, 200, {
       "Cache-Control": "no-store",
@@ -109,6 +107,13 @@ export async function toBulkOutcome(
   const maxAge = BULK_OUTCOME_TTL_MS / 1000;
   setCookie(c, BULK_COOKIE, id, cookieOptions(config, { maxAge }));
   return redirectWithPolicy(c, `/?bulk=${id}`, 303);
+}
+
+// A failed row as the page shows it and as it is kept: the line as sent, and why.
+function failedRow(
+  outcome: BulkOutcome & { ok: false },
+): { ok: false; url: string; error: string } {
+  return { ok: false, url: String(outcome.url ?? ""), error: outcome.error };
 }
 
 /** The outcome kept under `id` for this browser (within the hour), or `null`. */
