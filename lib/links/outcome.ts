@@ -7,6 +7,7 @@
  * @module
  */
 import { encodeBase64Url } from "../encoding.ts";
+import { isTooLarge } from "../kv/guard.ts";
 import { bulkOutcomeKey } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
 
@@ -42,7 +43,7 @@ export async function keepBulkOutcome(store: Store, outcome: KeptOutcome): Promi
   try {
     await store.kv.set(bulkOutcomeKey(id), value, { expireIn: BULK_OUTCOME_TTL_MS });
   } catch (error) {
-    if (error instanceof TypeError) return null; // "Value too large"
+    if (isTooLarge(error)) return null;
     throw error;
   }
   return id;
