@@ -50,11 +50,15 @@ export interface WebAddress {
 /**
  * Parses an address a person typed: trims it, prepends `https://` when it has no `scheme://`
  * (and is not an address of another kind, `mailto:...`), and accepts only http(s) URLs without
- * a user name or password, at most {@linkcode MAX_DESTINATION_LENGTH} characters long.
+ * a user name or password (unless `options.credentials` lets them through for the caller to
+ * refuse), at most {@linkcode MAX_DESTINATION_LENGTH} characters long.
  *
  * Throws {@linkcode InvalidInputError} naming the problem.
  */
-export function parseWebAddress(raw: string): WebAddress {
+export function parseWebAddress(
+  raw: string,
+  options: { credentials?: boolean } = {},
+): WebAddress {
   const trimmed = raw.trim();
   if (trimmed === "") throw invalidUrl("url must not be empty");
   if (trimmed.length > MAX_DESTINATION_LENGTH) {
@@ -79,7 +83,7 @@ export function parseWebAddress(raw: string): WebAddress {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw invalidUrl("url must use http or https");
   }
-  if (url.username || url.password) {
+  if (!options.credentials && (url.username || url.password)) {
     throw invalidUrl("url must not contain a user name or password");
   }
   return { url, given };

@@ -19,6 +19,14 @@ const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR("::/96");
 /** The well-known NAT64 prefix: the last 32 bits are the IPv4 address reached. */
 const NAT64 = ipaddr.IPv6.parseCIDR("64:ff9b::/96");
 
+/**
+ * Cloud metadata and platform services that sit in public address space, so the ranges above
+ * let them through: Azure's WireServer and DNS (168.63.129.16). The metadata addresses of the
+ * other clouds (169.254.169.254, Alibaba's 100.100.100.200, Oracle's 192.0.0.192, AWS's
+ * fd00:ec2::254) are link-local, shared or unique-local, and refused with their ranges.
+ */
+const METADATA_ADDRESSES = new Set(["168.63.129.16"]);
+
 /** Whether `hostname` (from a parsed URL) is an IP address literal rather than a name. */
 export function isAddressLiteral(hostname: string): boolean {
   const bare = bareHostName(hostname);
@@ -28,13 +36,14 @@ export function isAddressLiteral(hostname: string): boolean {
 /**
  * Whether `hostname` is a name that is not a public host: `localhost` and `*.localhost`,
  * single-label names, names with empty labels, `.local`, `.internal`, `.home.arpa`, `.test`,
- * `.invalid`, and the service's own host or its `www.` variant.
+ * `.invalid`, and the service's own host or its `www.` variant. An address literal is no name:
+ * it is judged by {@linkcode publicAddress}, even where the service's host is that address.
  */
 export function isInnerHostName(hostname: string, serviceHost: string): boolean {
   const name = bareHostName(hostname);
+  if (isAddressLiteral(name)) return false;
   const service = bareHostName(serviceHost);
   if (name === service || name === `www.${service}`) return true;
-  if (isAddressLiteral(name)) return false;
   if (name === "localhost") return true;
   const labels = name.split(".");
   if (labels.length < 2 || labels.some((label) => label === "")) return true;
@@ -55,7 +64,8 @@ export function publicAddress(address: string): string | null {
   if (plain === null) return null;
   const parsed = ipaddr.parse(plain);
   if (parsed.kind() === "ipv4") {
-    return parsed.range() === "unicast" ? parsed.toString() : null;
+    const v4 = parsed.toString();
+    return parsed.range() === "unicast" && !METADATA_ADDRESSES.has(v4) ? v4 : null;
   }
   const v6 = parsed as ipaddr.IPv6;
   if (v6.match(NAT64)) {

@@ -83,6 +83,20 @@ Deno.test("isInnerHostName refuses local names, single labels and the service ho
   for (const name of allowed) assertEquals(isInnerHostName(name, "sho.rt"), false, name);
 });
 
+Deno.test("isInnerHostName leaves an address literal to the address check, even the service's", () => {
+  for (const address of ["127.0.0.1", "[::1]", "::1"]) {
+    assertEquals(isInnerHostName(address, address), false, address);
+  }
+  assertEquals(isInnerHostName("localhost", "127.0.0.1"), true);
+});
+
+Deno.test("publicAddress refuses cloud metadata services in public space", () => {
+  for (const address of ["168.63.129.16", "::ffff:168.63.129.16", "64:ff9b::a83f:8110"]) {
+    assertEquals(publicAddress(address), null, address);
+  }
+  assertEquals(publicAddress("168.63.129.17"), "168.63.129.17");
+});
+
 Deno.test("isAddressLiteral tells addresses from names", () => {
   assertEquals(isAddressLiteral("127.0.0.1"), true);
   assertEquals(isAddressLiteral("[::1]"), true);

@@ -55,7 +55,7 @@ type Hop =
  *
  * Throws `InvalidInputError` for an address that is not an http(s) URL, and
  * `PreviewRefusedError` when it, or a redirect, names an inner host, an inner address
- * or a port other than 80 and 443. A page that cannot be had (no address, no connection, a
+ * or a port other than 80 and 443, or when it carries a user name or password. A page that cannot be had (no address, no connection, a
  * timeout, a status other than 2xx, a type other than HTML, too many redirects) gives a preview
  * with empty fields, for the last address reached.
  */
@@ -63,7 +63,8 @@ export async function previewPage(
   address: string,
   options: PreviewOptions & { serviceHost: string },
 ): Promise<PagePreview> {
-  let url = parseWebAddress(address).url;
+  // Credentials are refused by checkTarget, with the reason every preview refusal carries.
+  let url = parseWebAddress(address, { credentials: true }).url;
   const timeoutMs = options.timeoutMs ?? PREVIEW_LIMITS.timeoutMs;
   const maxRedirects = options.maxRedirects ?? PREVIEW_LIMITS.maxRedirects;
   const controller = new AbortController();

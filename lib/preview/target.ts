@@ -38,12 +38,15 @@ export interface CheckTargetOptions {
 }
 
 /**
- * Checks `url` in this order: the name (reason `host`), a literal address (`private`), the port
- * (`port`), then every resolved address (`private`); throws {@linkcode PreviewRefusedError} at
- * the first failure. Returns `null` when the name has no address at all; a failing lookup
+ * Checks `url` in this order: credentials and the name (reason `host`), a literal address
+ * (`private`, whatever host the service has), the port (`port`), then every resolved address
+ * (`private`); throws {@linkcode PreviewRefusedError} at the first failure. Returns `null` when the name has no address at all; a failing lookup
  * rejects with the resolver's error.
  */
 export async function checkTarget(url: URL, options: CheckTargetOptions): Promise<Target | null> {
+  if (url.username || url.password) {
+    throw new PreviewRefusedError("host", "url must not contain a user name or password");
+  }
   const hostname = bareHostName(url.hostname);
   if (isInnerHostName(hostname, options.serviceHost)) {
     throw new PreviewRefusedError("host", `host "${hostname}" is not a public host name`);

@@ -19,8 +19,9 @@ export const spec: RouteSpec = {
     summary: "Preview a page",
     description: "Fetches the page (5 s, 512 KiB, at most 5 redirects, each hop checked) and " +
       "answers what its head says. An unreachable page is 200 with empty fields. A name that " +
-      "is not a public host, an inner address (literal or resolved) or a port other than 80 " +
-      "and 443 is refused with 400 and a `reason`. The connection goes to the address checked.",
+      "is not a public host or a URL with credentials (`host`), an inner address, literal or " +
+      "resolved (`private`), or a port other than 80 and 443 (`port`) is refused with 400 and " +
+      "that `reason`. The connection goes to the address checked.",
     query: previewQuery,
     parameterExample: { url: "example.com" },
     responses: {
