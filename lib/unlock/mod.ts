@@ -26,7 +26,10 @@ export * from "./token.ts";
 const WINDOW_MS = 600_000;
 /** Wrong passwords one client (an IPv4 address, an IPv6 /64) may send one link in a window. */
 export const WRONG_PER_CLIENT = 5;
-/** Wrong passwords one link takes in a window, from all clients together. */
+/**
+ * Wrong passwords one link takes in a window, from all clients together, before each client is
+ * held to one.
+ */
 export const WRONG_PER_LINK = 130;
 
 /** Wrong passwords counted on one link, from all clients (see {@linkcode unlockLink}). */
@@ -56,11 +59,12 @@ export interface UnlockAttempt {
  * `LinkNotFoundError`, `NotProtectedError`, `TooManyGuessesError` (429) or `WrongPasswordError`.
  *
  * Guessing is bounded per client and per link, in 10-minute windows: a client (an IPv4 address,
- * an IPv6 /64) gets {@linkcode WRONG_PER_CLIENT} wrong passwords on a link, and a link takes
- * {@linkcode WRONG_PER_LINK} from everyone. A cap on every attempt would let anyone lock a
- * link's users out, the right password included, so only wrong passwords stay counted: each
- * attempt is counted before its password is checked (attempts sent together each see their own
- * count) and taken back when the password is right or the attempt is refused.
+ * an IPv6 /64) gets {@linkcode WRONG_PER_CLIENT} wrong passwords on a link, and once the link
+ * has taken {@linkcode WRONG_PER_LINK} from everyone, one each: a client's first try in the
+ * window is always heard, so no number of other clients' wrong passwords refuses a right one
+ * (see docs/decisions/2026-11-24-unlock-guessing-bounds.md). Only wrong passwords stay counted:
+ * each attempt is counted before its password is checked (attempts sent together each see their
+ * own count) and taken back when the password is right or the attempt is refused.
  */
 export async function unlockLink(store: Store, attempt: UnlockAttempt): Promise<DatedLinkRecord> {
   const { slug, password } = attempt;
@@ -77,9 +81,10 @@ export async function unlockLink(store: Store, attempt: UnlockAttempt): Promise<
   const onLink = await countRequest(store, UNLOCK_PER_LINK, slug);
   const takeBackBoth = () =>
     Promise.all([takeBackClient(), takeBack(store, UNLOCK_PER_LINK, slug, onLink)]);
-  if (!onLink.allowed) {
+  // Past the link's bound, only a client that has not guessed wrong here yet is heard.
+  if (!onLink.allowed && byClient.count > 1) {
     await takeBackBoth();
-    throw new TooManyGuessesError(WRONG_PER_LINK, WINDOW_MS, onLink.retryAfterSeconds);
+    throw new TooManyGuessesError(1, WINDOW_MS, onLink.retryAfterSeconds);
   }
   if (await verifyPassword(password, record.passHash)) {
     await takeBackBoth();

@@ -287,17 +287,39 @@ Deno.test("a right password costs no try", async () => {
   assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.3")).status, 429);
 });
 
-Deno.test("a link takes no attempt at all after 130 wrong passwords in the window", async () => {
+Deno.test("200 wrong passwords from 40 /64s of one /56 refuse no new client its right password", async () => {
   await using t = await testApp();
   await makeLocked(t);
-  await weakenPassword(t, "locked", "open sesame"); // 130 checks at full strength take seconds
-  for (let i = 0; i < 130; i++) {
-    assertEquals((await unlock(t, "locked", "guess", `10.0.${i >> 8}.${i & 255}`)).status, 403);
+  await weakenPassword(t, "locked", "open sesame"); // 200 checks at full strength take seconds
+  const net = (i: number) => `2001:db8:aa:ff${i.toString(16).padStart(2, "0")}`;
+  const statuses: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    for (let j = 1; j <= 5; j++) {
+      statuses.push((await unlock(t, "locked", "guess", `${net(i)}::${j}`)).status);
+    }
   }
-  const closed = await unlock(t, "locked", "open sesame", "203.0.113.99");
-  assertEquals(closed.status, 429);
+  // 26 clients' 5 make the link's 130; the other 14 are heard once each.
+  assertEquals(statuses.filter((status) => status === 403).length, 130 + 14);
+  assertEquals(statuses.filter((status) => status === 429).length, 200 - 144);
+  // A new client is heard, from the same /56 or from anywhere else, and the right password opens.
+  for (const client of [`${net(40)}::1`, "203.0.113.99", "2001:db8:bb::1"]) {
+    const res = await unlock(t, "locked", "open sesame", client);
+    assertEquals(res.status, 200, client);
+    assert(cookieOf(res).startsWith("unlock_locked="));
+  }
+  // Past the link's 130, a client is heard once: one wrong password, then no more tries.
+  assertEquals((await unlock(t, "locked", "guess", "198.51.100.40")).status, 403);
+  const held = await unlock(t, "locked", "open sesame", "198.51.100.40");
+  assertEquals(held.status, 429);
+  assertEquals(held.headers.get("content-type"), "application/json");
+  assertEquals(held.headers.get("ratelimit-limit"), "1");
+  assert(Number(held.headers.get("retry-after")) > 0);
+  assertStringIncludes(
+    (await held.json()).error,
+    "too many wrong passwords on this link (at most 1 per 10-minute window); retry in ",
+  );
   t.advance(10 * 60_000);
-  assertEquals((await unlock(t, "locked", "open sesame", "203.0.113.99")).status, 200);
+  assertEquals((await unlock(t, "locked", "open sesame", "198.51.100.40")).status, 200);
 });
 
 Deno.test("attempts sent together get no more than the client's 5", async () => {
@@ -314,18 +336,21 @@ Deno.test("attempts sent together get no more than the client's 5", async () => 
   assertEquals(statuses.filter((status) => status === 429).length, 3);
 });
 
-Deno.test("attempts sent together on a fresh link check at most 130 wrong passwords", async () => {
+Deno.test("attempts sent together from new clients are each heard once, however many", async () => {
   await using t = await testApp();
   await makeLocked(t);
   await weakenPassword(t, "locked", "open sesame");
-  const statuses = await Promise.all(
-    Array.from(
-      { length: 200 },
-      async (_, i) => (await unlock(t, "locked", "guess", `10.2.${i >> 8}.${i & 255}`)).status,
-    ),
-  );
-  assertEquals(statuses.filter((status) => status === 403).length, 130);
-  assertEquals(statuses.filter((status) => status === 429).length, 70);
+  const together = (pass: string) =>
+    Promise.all(
+      Array.from(
+        { length: 200 },
+        async (_, i) => (await unlock(t, "locked", pass, `10.2.${i >> 8}.${i & 255}`)).status,
+      ),
+    );
+  assertEquals((await together("guess")).filter((status) => status === 403).length, 200);
+  // Every one of them has guessed wrong past the link's 130: the second round is not checked.
+  assertEquals((await together("open sesame")).filter((status) => status === 429).length, 200);
+  assertEquals((await unlock(t, "locked", "open sesame", "10.3.0.1")).status, 200);
 });
 
 Deno.test("a client past its tries does not use up the link's 130 for everyone else", async () => {
