@@ -106,6 +106,17 @@ export class TooManyGuessesError extends RateLimitedError {
   }
 }
 
+/**
+ * The service has more of some work under way than it takes at once (password hashing, or one
+ * count that many writers contend for); the request may be sent again in `retryAfterSeconds`.
+ */
+export class BusyError extends DomainError {
+  /** Builds the error saying what is busy, e.g. `password hashing`. */
+  constructor(what: string, readonly retryAfterSeconds = 1) {
+    super(`${what} is busy, retry in ${retryAfterSeconds} s`);
+  }
+}
+
 /** Why a preview was refused: a name that is not public, an inner address, or an odd port. */
 export type PreviewRefusal = "host" | "private" | "port";
 

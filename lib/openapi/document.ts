@@ -321,7 +321,10 @@ function sharedComponents(): OpenApiDocument["components"] {
         content: errorContent("rate limit of 30 requests per minute reached, retry in 42 s"),
       },
       StoreUnavailable: {
-        description: "The store did not answer",
+        description: "The store did not answer (no `Retry-After`), or the service is busy: its " +
+          "password hashing queue is full, or other instances keep winning a contended count " +
+          "(with `Retry-After`)",
+        headers: { "Retry-After": { $ref: "#/components/headers/Retry-After" } },
         content: errorContent("storage is unavailable, try again shortly"),
       },
     },

@@ -3,6 +3,7 @@
  * @module
  */
 import { rateWindowKey } from "../kv/keys.ts";
+import { BusyError } from "../errors.ts";
 import { pause, retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 
@@ -48,8 +49,9 @@ export interface RateDecision {
 
 /**
  * Counts one request of `client` against `rule` and says whether it is allowed. Every request
- * counts, refused ones included. The count is exact under concurrency: each increment is a
- * checked write, retried when another request moved first.
+ * counts, refused ones included. The count is exact under concurrency: the requests of this
+ * process are merged into one checked write at a time, retried (a few times, then `BusyError`)
+ * when another instance moved first.
  */
 export async function countRequest(
   store: Store,
@@ -82,21 +84,87 @@ export async function uncountRequest(
   await changeCount(store, rule, window.key, -1);
 }
 
-/** Adds `delta` to the count under `key`, checked against other writers; returns the new count. */
-async function changeCount(
+// A count's checked write is tried this often against other instances' writes before the
+// request is answered 503: each instance has one write in flight per count, so a try fails only
+// when another instance's write to the same count landed meanwhile.
+const MAX_TRIES = 8;
+
+/** Changes waiting for one count in this process, and whether a write of it is in flight. */
+interface Lane {
+  waiting: { delta: number; settle: (count: number | Error) => void }[];
+  busy: boolean;
+}
+
+// Per database, then per count key: one write in flight per count, whatever the concurrency.
+const lanes = new WeakMap<Deno.Kv, Map<string, Lane>>();
+
+/**
+ * Adds `delta` to the count under `key`; returns the new count. Changes of one count in this
+ * process are merged: while one checked write is in flight, the changes that arrive wait and
+ * are then written together, each given the count it makes in turn. So n requests sent together
+ * cost a couple of commits rather than n (or, retried against each other, about n²/2), and the
+ * count stays exact, and shared with every instance through the store.
+ */
+function changeCount(
   store: Store,
   rule: RateLimit,
   key: Deno.KvKey,
   delta: number,
 ): Promise<number> {
-  for (let attempt = 0;; attempt++) {
+  let byKey = lanes.get(store.kv);
+  if (byKey === undefined) lanes.set(store.kv, byKey = new Map());
+  const id = JSON.stringify(key);
+  let lane = byKey.get(id);
+  if (lane === undefined) byKey.set(id, lane = { waiting: [], busy: false });
+  const changed = new Promise<number>((resolve, reject) => {
+    lane.waiting.push({
+      delta,
+      settle: (count) => count instanceof Error ? reject(count) : resolve(count),
+    });
+  });
+  if (!lane.busy) void drain(store, rule, key, { lane, done: () => byKey.delete(id) });
+  return changed;
+}
+
+/** Writes `lane`'s waiting changes, a batch at a time, until none waits. */
+async function drain(
+  store: Store,
+  rule: RateLimit,
+  key: Deno.KvKey,
+  { lane, done }: { lane: Lane; done: () => void },
+): Promise<void> {
+  lane.busy = true;
+  while (lane.waiting.length > 0) {
+    const batch = lane.waiting.splice(0);
+    let counts: number[] | Error;
+    try {
+      counts = await writeBatch(store, rule, key, batch.map((change) => change.delta));
+    } catch (error) {
+      counts = error instanceof Error ? error : new Error(String(error));
+    }
+    batch.forEach((change, i) => change.settle(counts instanceof Error ? counts : counts[i]!));
+  }
+  lane.busy = false;
+  done();
+}
+
+/** Applies `deltas` in turn to the count under `key` in one checked write; the counts made. */
+async function writeBatch(
+  store: Store,
+  rule: RateLimit,
+  key: Deno.KvKey,
+  deltas: number[],
+): Promise<number[]> {
+  for (let attempt = 1;; attempt++) {
     const current = await store.kv.get(key);
-    const count = Math.max(0, countIn(current.value) + delta);
+    let count = countIn(current.value);
+    const counts = deltas.map((delta) => count = Math.max(0, count + delta));
     const result = await retryLocked(() =>
       store.kv.atomic().check(current).set(key, count, { expireIn: rule.windowMs * 2 }).commit()
     );
-    if (result.ok) return count;
-    if (attempt > 3) await pause(Math.random() * Math.min(attempt, 20));
+    if (result.ok) return counts;
+    if (attempt >= MAX_TRIES) throw new BusyError("the request count");
+    await pause(Math.random() * 5 * attempt);
   }
 }
 

@@ -1,5 +1,8 @@
-import { assertEquals } from "../../tests/_helpers/assert.ts";
-import { memoryStore } from "../../tests/_helpers/store.ts";
+import { assert, assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
+import { faultyKv } from "../../tests/_helpers/faults.ts";
+import { memoryStore, TEST_START } from "../../tests/_helpers/store.ts";
+import { BusyError } from "../errors.ts";
+import { createStore } from "../kv/store.ts";
 import { countRequest } from "./mod.ts";
 
 const rule = { name: "test", limit: 5, windowMs: 60_000 };
@@ -31,3 +34,46 @@ Deno.test("countRequest is exact under concurrency", async () => {
   );
   assertEquals(decisions.filter((d) => d.allowed).length, 5);
 });
+
+Deno.test("countRequest stays exact across instances sharing the store", async () => {
+  await using store = await memoryStore();
+  // Another instance: its own handle on the same database, so its own merging.
+  const other = createStore(store.kv, { now: store.now });
+  const decisions = await Promise.all(
+    Array.from({ length: 100 }, (_, i) => countRequest(i % 2 ? other : store, rule, "a")),
+  );
+  assertEquals(decisions.filter((d) => d.allowed).length, 5);
+  assertEquals(decisions.map((d) => d.count).sort((a, b) => a - b)[99], 100);
+});
+
+Deno.test("countRequest merges requests sent together into a few commits", async () => {
+  const kv = await Deno.openKv(":memory:");
+  let commits = 0;
+  const store = createStore(
+    faultyKv(kv, { commits: 0, down: false, onCommit: () => commits++ }),
+    { now: () => TEST_START },
+  );
+  const decisions = await Promise.all(
+    Array.from({ length: 1000 }, () => countRequest(store, rule, "a")),
+  );
+  assertEquals(decisions.map((d) => d.count).sort((a, b) => a - b), range(1, 1000));
+  assert(commits <= 3, `${commits} commits`);
+  kv.close();
+});
+
+Deno.test("countRequest gives up with BusyError after a bounded number of tries", async () => {
+  const kv = await Deno.openKv(":memory:");
+  let commits = 0;
+  const faults = { commits: 0, down: false, refusing: 1_000, onCommit: () => commits++ };
+  const store = createStore(faultyKv(kv, faults), { now: () => TEST_START });
+  await assertRejects(() => countRequest(store, rule, "a"), BusyError);
+  assertEquals(commits, 8);
+  // Requests that waited behind the failed write are written afresh.
+  faults.refusing = 0;
+  assertEquals((await countRequest(store, rule, "a")).count, 1);
+  kv.close();
+});
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}

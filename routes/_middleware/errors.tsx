@@ -7,6 +7,7 @@
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import {
+  BusyError,
   DomainError,
   InvalidInputError,
   LinkExpiredError,
@@ -39,6 +40,7 @@ export function statusOf(error: DomainError): ErrorStatus {
   if (error instanceof LinkExpiredError) return 410;
   if (error instanceof RateLimitedError) return 429;
   if (error instanceof StoreUnavailableError) return 503;
+  if (error instanceof BusyError) return 503;
   return 400;
 }
 
@@ -115,6 +117,8 @@ function domainErrorResponse(c: Context<AppEnv>, error: DomainError, log: Logger
       "RateLimit-Remaining": "0",
       "RateLimit-Reset": String(error.retryAfterSeconds),
     }
+    : error instanceof BusyError
+    ? { "Retry-After": String(error.retryAfterSeconds) }
     : {};
   if (error instanceof LinkExpiredError && c.req.path.startsWith("/api/")) {
     return c.json({

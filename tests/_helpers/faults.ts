@@ -33,6 +33,8 @@ export interface Faults {
   reading?: { now: number; most: number };
   /** When given, called as each commit starts, before it reaches the store. */
   onCommit?: () => void;
+  /** When given, called as each write starts: every commit, `set` and `delete`. */
+  onWrite?: () => void;
 }
 
 function fail(): Promise<never> {
@@ -57,7 +59,11 @@ export function faultyKv(kv: Deno.Kv, faults: Faults): Deno.Kv {
         return (...args: unknown[]) =>
           watched(faults.reading, () => faults.down ? fail() : value.apply(target, args));
       }
-      return (...args: unknown[]) => (faults.down ? fail() : value.apply(target, args));
+      const write = property === "set" || property === "delete";
+      return (...args: unknown[]) => {
+        if (write) faults.onWrite?.();
+        return faults.down ? fail() : value.apply(target, args);
+      };
     },
   });
 }
@@ -69,6 +75,7 @@ function faultyAtomic(atomic: Deno.AtomicOperation, faults: Faults): Deno.Atomic
         return () =>
           watched(faults.committing, () => {
             faults.onCommit?.();
+            faults.onWrite?.();
             const refused = { ok: false } as Deno.KvCommitError;
             if (take(faults, "refusing")) return Promise.resolve(refused);
             if (take(faults, "landingRefused")) return op.commit().then(() => refused);
