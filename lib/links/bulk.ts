@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { DomainError, SlugTakenError, StoreUnavailableError } from "../errors.ts";
+import { hashPasswords } from "../passwords/mod.ts";
 import type { Store } from "../kv/store.ts";
 import { documentAs } from "../openapi/catalogue.ts";
 import { parseInput } from "../validation.ts";
@@ -47,7 +48,9 @@ export type BulkOutcome =
  * Makes a link of every row, validated by the same schema as a single create; `pass`, when
  * given, protects each. Outcomes come in row order; a failed row undoes nothing. A custom slug
  * repeated within the request fails on its later rows. A store failure is not a row outcome:
- * it throws, and rows already made stay made.
+ * it throws, and rows already made stay made. The password's hashes (one per valid row) are
+ * made first, as one job of the hashing queue: a full queue refuses the whole request
+ * (`BusyError`) before any link is made.
  */
 export async function createLinks(
   store: Store,
@@ -55,7 +58,7 @@ export async function createLinks(
   options: { serviceHost: string },
 ): Promise<BulkOutcome[]> {
   const seen = new Set<string>();
-  return await Promise.all(input.urls.map(async (row): Promise<BulkOutcome> => {
+  const rows = input.urls.map((row) => {
     // A row is an object of fields, or anything else taken as its url.
     const fieldsGiven = typeof row === "object" && row !== null && !Array.isArray(row);
     const url = (fieldsGiven ? (row as { url?: unknown }).url : row) ?? null;
@@ -65,11 +68,29 @@ export async function createLinks(
         if (seen.has(fields.slug)) throw new SlugTakenError(fields.slug);
         seen.add(fields.slug);
       }
-      const record = await createLink(store, { ...fields, pass: input.pass }, options);
+      return { url, fields };
+    } catch (error) {
+      return { url, error: failure(error) };
+    }
+  });
+  const valid = rows.filter((row) => row.fields !== undefined).length;
+  const hashes = input.pass === undefined ? [] : await hashPasswords(input.pass, valid);
+  return await Promise.all(rows.map(async (row): Promise<BulkOutcome> => {
+    if (row.fields === undefined) return { ok: false, url: row.url, error: row.error! };
+    try {
+      const record = await createLink(store, { ...row.fields, pass: input.pass }, {
+        ...options,
+        passHash: hashes.pop(),
+      });
       return { ok: true, record };
     } catch (error) {
-      if (!(error instanceof DomainError) || error instanceof StoreUnavailableError) throw error;
-      return { ok: false, url, error: error.message };
+      return { ok: false, url: row.url, error: failure(error) };
     }
   }));
+}
+
+/** A row's failure as its sentence; anything but a row's own fault is thrown on. */
+function failure(error: unknown): string {
+  if (!(error instanceof DomainError) || error instanceof StoreUnavailableError) throw error;
+  return error.message;
 }

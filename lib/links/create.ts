@@ -22,6 +22,8 @@ import { addLinkWrites } from "./write.ts";
 export interface CreateLinkOptions {
   /** The service's own host; destinations there are refused. */
   serviceHost: string;
+  /** A hash of `input.pass` made already (bulk makes a request's hashes together). */
+  passHash?: string;
 }
 
 // Ids made in the same millisecond still sort in creation order.
@@ -51,7 +53,9 @@ export async function createLink(
       throw new SlugTakenError(input.slug);
     }
   }
-  const passHash = input.pass === undefined ? null : await hashPassword(input.pass);
+  const passHash = input.pass === undefined
+    ? null
+    : options.passHash ?? await hashPassword(input.pass);
   const attempts = input.slug === undefined ? GENERATED_ATTEMPTS : CUSTOM_ATTEMPTS;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const slug = input.slug ?? generateSlug();

@@ -1,5 +1,12 @@
-import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
-import { constantTimeEqual, hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "./mod.ts";
+import { assert, assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
+import { BusyError } from "../errors.ts";
+import {
+  constantTimeEqual,
+  hashPassword,
+  HashQueue,
+  PBKDF2_ITERATIONS,
+  verifyPassword,
+} from "./mod.ts";
 
 Deno.test("hashPassword writes a self-describing PBKDF2 string with its own salt", async () => {
   const [a, b] = await Promise.all([hashPassword("secret"), hashPassword("secret")]);
@@ -40,4 +47,26 @@ Deno.test("constantTimeEqual compares whole arrays", () => {
   assert(!constantTimeEqual(new Uint8Array([1, 2, 3]), new Uint8Array([1, 2, 4])));
   assert(!constantTimeEqual(new Uint8Array([1, 2]), new Uint8Array([1, 2, 3])));
   assert(!constantTimeEqual(new Uint8Array([]), new Uint8Array([0])));
+});
+
+Deno.test("HashQueue runs at most its concurrency, keeps its capacity waiting, refuses the rest", async () => {
+  const queue = new HashQueue(2, 3);
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => release = resolve);
+  let most = 0;
+  const job = async () => {
+    most = Math.max(most, queue.running);
+    await gate;
+    return queue.running;
+  };
+  const taken = Array.from({ length: 5 }, () => queue.run(job));
+  assertEquals([queue.running, queue.waiting], [2, 3]);
+  await assertRejects(() => queue.run(job), BusyError);
+  release();
+  await Promise.all(taken);
+  assertEquals(most, 2);
+  assertEquals([queue.running, queue.waiting], [0, 0]);
+  // A failed job gives its place back too.
+  await assertRejects(() => queue.run(() => Promise.reject(new Error("boom"))), Error);
+  assertEquals(queue.running, 0);
 });

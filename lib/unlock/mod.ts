@@ -86,7 +86,14 @@ export async function unlockLink(store: Store, attempt: UnlockAttempt): Promise<
     await takeBackBoth();
     throw new TooManyGuessesError(1, WINDOW_MS, onLink.retryAfterSeconds);
   }
-  if (await verifyPassword(password, record.passHash)) {
+  let right: boolean;
+  try {
+    right = await verifyPassword(password, record.passHash);
+  } catch (error) {
+    await takeBackBoth(); // not checked (the hashing queue was full): not a guess
+    throw error;
+  }
+  if (right) {
     await takeBackBoth();
     return record;
   }
