@@ -86,9 +86,22 @@ export function linkRanksPrefix(): Deno.KvKey {
   return ["link_ranks"];
 }
 
-/** Bumped by every removal so each instance drops its cached links. */
+/** Bumped by every removal (one for each link removed), so each instance looks for removals. */
 export function cacheEpochKey(): Deno.KvKey {
   return ["cache_epoch"];
+}
+
+/**
+ * One removed link's entry in the log instances read to drop just that slug from their cache:
+ * when it was removed (epoch ms, the remover's clock) and the removed link's id.
+ */
+export function cacheRemovalKey(at: number, id: string): Deno.KvKey {
+  return ["cache_removals", at, id];
+}
+
+/** The log of {@linkcode cacheRemovalKey} entries. */
+export function cacheRemovalsPrefix(): Deno.KvKey {
+  return ["cache_removals"];
 }
 
 /** The last cache epoch one instance has cleared its cache for, and when it said so. */

@@ -1,11 +1,12 @@
 /**
  * A bounded in-process cache of resolved links, for the redirect. Expiry is checked on every
- * hit from the cached deadline; removals clear it here at once and, through the epoch key every
- * removal bumps, in every other instance almost at once. Each watching instance writes down the
- * epoch it has cleared its cache for, so a removal can wait until every instance has.
+ * hit from the cached deadline; a removal drops its slugs here at once and, through the epoch key
+ * every removal bumps and the log of removed slugs, in every other instance almost at once. Each
+ * watching instance writes down the epoch it has caught up with, so a removal can wait until
+ * every instance has.
  * @module
  */
-import { cacheEpochKey, cacheSeenKey, cacheSeenPrefix } from "../kv/keys.ts";
+import { cacheEpochKey, cacheRemovalsPrefix, cacheSeenKey, cacheSeenPrefix } from "../kv/keys.ts";
 import { beforeDeadline } from "../kv/deadline.ts";
 import { pause } from "../kv/retry.ts";
 import type { DatedLinkRecord } from "./record.ts";
@@ -109,18 +110,18 @@ export class LinkCache {
   }
 
   /**
-   * Clears the cache whenever any instance bumps the epoch key, until
-   * {@linkcode LinkCache.unwatch}: through `kv.watch`, which the managed store delivers at once,
-   * and by reading the key every `pollMs` (default 250 ms), since processes sharing a local file
-   * do not see each other's changes through a watch. After each clear, and every couple of
-   * seconds meanwhile, it writes down the epoch it cleared for, which
-   * {@linkcode LinkCache.seenEverywhere} reads.
+   * Follows every instance's removals, until {@linkcode LinkCache.unwatch}: through `kv.watch` on
+   * the epoch key, which the managed store delivers at once, and by reading the key every
+   * `pollMs` (default 250 ms), since processes sharing a local file do not see each other's
+   * changes through a watch. When the epoch moves, the removal log is read from where this
+   * instance left it, and only the slugs removed are dropped (see {@linkcode followRemovals}).
+   * After each change, and every couple of seconds meanwhile, it writes down the epoch it has
+   * caught up with, which {@linkcode LinkCache.seenEverywhere} reads.
    */
   watch(kv: Deno.Kv, options: { pollMs?: number } = {}): void {
     if (this.#watching) return;
     this.#watching = true;
     this.#watched = kv;
-    let epoch: bigint | null | undefined;
     let toldAt = -Infinity;
     let next: SeenEpoch | null = null;
     let writing = false;
@@ -140,20 +141,22 @@ export class LinkCache {
       next = { epoch: told, at: toldAt };
       if (!writing) this.#telling = write();
     };
-    // The first epoch read clears the cache too: what it held before (read while the store was
-    // coming up, say) may predate a removal that epoch counts.
+    const follower = new RemovalFollower(this, kv);
+    // Readings are followed one at a time, in the order they arrive.
+    let following: Promise<void> = Promise.resolve();
     const seen = (value: unknown) => {
-      if (!this.#watching) return; // a reading that lands after the stop says nothing
-      const current = epochOf(value);
-      if (current !== epoch) this.clear();
-      if (current !== epoch || Date.now() - toldAt >= SEEN_REFRESH_MS) tell(current ?? 0n);
-      epoch = current;
+      following = following.then(async () => {
+        if (!this.#watching) return; // a reading that lands after the stop says nothing
+        const moved = await follower.follow(epochOf(value) ?? 0n);
+        if (moved || Date.now() - toldAt >= SEEN_REFRESH_MS) tell(follower.epoch ?? 0n);
+      }).catch(() => follower.lost()); // the log could not be read: entries may be stale
     };
     const poll = async () => {
       try {
         seen((await kv.get(cacheEpochKey())).value);
+        await following;
       } catch {
-        this.clear(); // while the store fails, entries may be stale
+        follower.lost(); // while the store fails, entries may be stale
       }
       if (this.#watching) this.#poll = setTimeout(poll, options.pollMs ?? 250);
     };
@@ -219,6 +222,86 @@ export class LinkCache {
       if (seen.at >= liveSince && seen.epoch < epoch) return true;
     }
     return false;
+  }
+}
+
+// Removals are read from the log from this long before the latest one seen: entries are keyed
+// by their writer's clock, and a commit may land a little after its entry's time.
+const LOG_OVERLAP_MS = 30_000;
+// Past this many removals at once, the whole cache is dropped rather than the log read.
+const MOST_FOLLOWED = 1_000;
+
+/**
+ * Follows the removals of every instance for one cache: the epoch counts them, and the removal
+ * log says which slugs they were. Each reading of the epoch that moves it by n reads the log's
+ * new entries and drops their slugs; when it finds fewer than n (entries already gone from the
+ * log, clocks further apart than the overlap allows), when n is over {@linkcode MOST_FOLLOWED},
+ * when the store fails, or on the first reading, the whole cache is dropped instead.
+ */
+class RemovalFollower {
+  /** The epoch caught up with (0 before any removal): `undefined` before the first reading. */
+  epoch: bigint | undefined = undefined;
+  // Where the log was read to (entry time, the writers' clocks), the entries read since then
+  // less the overlap (id to time), and how many entries were found beyond what the epoch had
+  // counted when they were read (their bumps are counted by a later reading).
+  #readTo = -Infinity;
+  #read = new Map<string, number>();
+  #ahead = 0;
+
+  constructor(readonly cache: LinkCache, readonly kv: Deno.Kv) {}
+
+  /** Catches up with the epoch read as `current`; true when that changed anything. */
+  async follow(current: bigint): Promise<boolean> {
+    const previous = this.epoch;
+    if (previous === current) return false;
+    if (previous !== undefined && current < previous) {
+      return false; // an older reading, overtaken by a newer one
+    }
+    this.epoch = current;
+    const removed = previous === undefined ? null : current - previous;
+    if (removed === null || removed > BigInt(MOST_FOLLOWED)) {
+      this.#dropAll();
+      return true;
+    }
+    const found = await this.#readLog();
+    if (BigInt(found + this.#ahead) < removed) this.#dropAll();
+    else this.#ahead = found + this.#ahead - Number(removed);
+    return true;
+  }
+
+  /** The store failed: what the cache holds may be stale, and where the log stands unknown. */
+  lost(): void {
+    this.epoch = undefined;
+    this.#dropAll();
+  }
+
+  #dropAll(): void {
+    this.cache.clear();
+    this.#readTo = Date.now();
+    this.#read.clear();
+    this.#ahead = 0;
+  }
+
+  /** Drops the slug of every log entry not read before; how many there were. */
+  async #readLog(): Promise<number> {
+    const from = this.#readTo - LOG_OVERLAP_MS;
+    const prefix = cacheRemovalsPrefix();
+    let found = 0;
+    const entries = this.kv.list<string>({
+      start: [...prefix, Number.isFinite(from) ? from : 0],
+      end: [...prefix, Number.MAX_SAFE_INTEGER],
+    });
+    for await (const entry of entries) {
+      const [, at, id] = entry.key;
+      if (typeof at !== "number" || typeof id !== "string" || this.#read.has(id)) continue;
+      this.#read.set(id, at);
+      this.#readTo = Math.max(this.#readTo, at);
+      if (typeof entry.value === "string") this.cache.delete(entry.value);
+      found++;
+    }
+    const forgetBefore = this.#readTo - LOG_OVERLAP_MS;
+    for (const [id, at] of this.#read) if (at < forgetBefore) this.#read.delete(id);
+    return found;
   }
 }
 

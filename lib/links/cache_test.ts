@@ -1,7 +1,8 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
-import { cacheEpochKey, cacheSeenKey, cacheSeenPrefix } from "../kv/keys.ts";
+import { cacheEpochKey, cacheSeenKey, cacheSeenPrefix, linkStatsKey } from "../kv/keys.ts";
 import { pause } from "../kv/retry.ts";
 import { LinkCache } from "./cache.ts";
+import { addRetirement } from "./retire.ts";
 import type { DatedLinkRecord } from "./record.ts";
 
 const record: DatedLinkRecord = {
@@ -149,6 +150,84 @@ Deno.test("an instance that has stopped leaves no word behind, whatever reading 
     await cache.unwatch();
     await pause(5); // a reading under way at the stop has landed by now
     assertEquals(await Array.fromAsync(kv.list({ prefix: cacheSeenPrefix() })), [], `stop ${i}`);
+  }
+  kv.close();
+});
+
+/** Retires the links named, in one commit, as a removal or a sweep does. */
+async function retire(kv: Deno.Kv, slugs: string[]): Promise<void> {
+  const atomic = kv.atomic();
+  for (const slug of slugs) {
+    const link = { id: `id-${slug}`, slug, expiresAt: 1 };
+    addRetirement(atomic, link, await kv.get(linkStatsKey(link.id)));
+  }
+  assert((await atomic.commit()).ok);
+}
+
+/** A link cached under `slug`. */
+function cacheLink(cache: LinkCache, slug: string): void {
+  cache.set({ ...record, slug, id: `id-${slug}` }, "v1", cache.generation);
+}
+
+/** Two instances on one store, each having read the epoch once. */
+async function pair(kv: Deno.Kv) {
+  const remover = new LinkCache();
+  const other = new LinkCache();
+  remover.watch(kv, { pollMs: 10 });
+  other.watch(withoutWatch(kv), { pollMs: 20 });
+  await pause(100);
+  return {
+    remover,
+    other,
+    async [Symbol.asyncDispose]() {
+      await remover.unwatch();
+      await other.unwatch();
+    },
+  };
+}
+
+Deno.test("a removal drops only the slugs it removed from every other instance's cache", async () => {
+  const kv = await Deno.openKv(":memory:");
+  {
+    await using instances = await pair(kv);
+    const { remover, other } = instances;
+    for (const slug of ["gone", "kept", "also-kept"]) cacheLink(other, slug);
+    await retire(kv, ["gone"]);
+    assertEquals(await remover.seenEverywhere(kv), true);
+    assertEquals(other.get("gone"), undefined);
+    assertEquals(other.get("kept")?.versionstamp, "v1");
+    assertEquals(other.get("also-kept")?.versionstamp, "v1");
+    // A sweep's many removals in one commit, and removals landing together.
+    const swept = Array.from({ length: 300 }, (_, i) => `swept-${i}`);
+    for (const slug of swept) cacheLink(other, slug);
+    await Promise.all(
+      [0, 50, 100, 150, 200, 250].map((at) => retire(kv, swept.slice(at, at + 50))),
+    );
+    assertEquals(await remover.seenEverywhere(kv), true);
+    assertEquals(swept.filter((slug) => other.get(slug) !== undefined), []);
+    assertEquals(other.size, 2);
+  }
+  kv.close();
+});
+
+Deno.test("an instance that cannot tell which slugs were removed drops its whole cache", async () => {
+  const kv = await Deno.openKv(":memory:");
+  {
+    await using instances = await pair(kv);
+    const { remover, other } = instances;
+    // A removal whose log entry is gone (or never read): the epoch moved by more than the log says.
+    cacheLink(other, "kept");
+    await bump(kv);
+    assertEquals(await remover.seenEverywhere(kv), true);
+    assertEquals(other.size, 0);
+    // More removals at once than are followed one by one.
+    cacheLink(other, "kept");
+    await retire(kv, Array.from({ length: 40 }, (_, i) => `many-${i}`));
+    assertEquals(await remover.seenEverywhere(kv), true);
+    assertEquals(other.get("kept")?.versionstamp, "v1");
+    await kv.atomic().sum(cacheEpochKey(), 1_001n).commit();
+    assertEquals(await remover.seenEverywhere(kv), true);
+    assertEquals(other.size, 0);
   }
   kv.close();
 });

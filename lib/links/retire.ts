@@ -14,6 +14,7 @@ import {
 import { getManyChunked } from "../kv/get_many.ts";
 import {
   cacheEpochKey,
+  cacheRemovalKey,
   linkByCreatedKey,
   linkByExpiryKey,
   linkKey,
@@ -28,6 +29,12 @@ import { minus } from "../tallies/count.ts";
 import { RANKED_KINDS, tallyNameKey } from "../tallies/kinds.ts";
 import { type RankedName, rerankAfter } from "../tallies/rank.ts";
 import { clicksOf, eachShare, readLinkStats } from "../tallies/shares.ts";
+
+// How long a removal stays in the log instances read; an instance further behind than this
+// drops its whole cache instead (see LinkCache.watch).
+const REMOVAL_LOG_MS = 10 * 60_000;
+// The bytes of a removal log key: its prefix, a time and a link id.
+const REMOVAL_KEY_BYTES = 80;
 
 /** A link to retire, as far as its keys go. */
 export interface RetiredLink {
@@ -45,8 +52,8 @@ export interface RetirementOptions {
 
 /**
  * Adds to `atomic` the removal of every key `link` occupies and of its share of every tally
- * (`stats` is its figures as read, checked unchanged), and a bump of the cache epoch so every
- * instance forgets it. The caller adds the check that the link is still the one stored.
+ * (`stats` is its figures as read, checked unchanged), a bump of the cache epoch and an entry
+ * in the removal log, so every instance forgets it (see `LinkCache.watch`). The caller adds the check that the link is still the one stored.
  * Returns the ranked names whose counts this changes, for {@linkcode rerank} after the commit.
  */
 export function addRetirement(
@@ -60,6 +67,7 @@ export function addRetirement(
   if (link.expiresAt === null) atomic.delete(undatedLinkKey(link.slug));
   else atomic.delete(linkByExpiryKey(link.expiresAt, link.slug));
   atomic.sum(cacheEpochKey(), 1n);
+  atomic.set(cacheRemovalKey(Date.now(), link.id), link.slug, { expireIn: REMOVAL_LOG_MS });
   atomic.check(stats);
   const ranked: RankedName[] = [];
   if (stats.value === null) return ranked;
@@ -160,7 +168,11 @@ function costOfRetirement(
   target: RetirementTarget,
   stats: Deno.KvEntryMaybe<unknown>,
 ): CommitCost {
-  const cost = { checks: 2, mutations: target.keepRecord ? 3 : 4, keyBytes: LINK_KEY_BYTES };
+  const cost = {
+    checks: 2,
+    mutations: target.keepRecord ? 4 : 5,
+    keyBytes: LINK_KEY_BYTES + REMOVAL_KEY_BYTES,
+  };
   if (stats.value === null) return cost;
   cost.mutations += 2;
   // Counted on the stored record as it is: no copy of its figures is made for a count.

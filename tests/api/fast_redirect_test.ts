@@ -138,6 +138,43 @@ Deno.test("a removal in another instance clears this instance's cache almost at 
   }
 });
 
+Deno.test("a create-and-remove loop in another instance leaves this instance's other links cached", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const config = loadConfig({ BASE_URL: TEST_BASE_URL });
+    const make = async () => {
+      const store = createStore(kv);
+      return { store, app: createApp(await createDeps(config, store, { log: silentLogger() })) };
+    };
+    const one = await make();
+    const two = await make();
+    one.store.cache.watch(one.store.kv, { pollMs: 10 });
+    try {
+      const create = (slug: string) =>
+        two.app.request("/api/create", {
+          method: "POST",
+          body: JSON.stringify({ url: `https://example.com/${slug}`, slug }),
+        });
+      assertEquals((await create("popular")).status, 201);
+      assertEquals((await one.app.request("/popular")).status, 302);
+      for (let i = 0; i < 5; i++) {
+        assertEquals((await create(`churn-${i}`)).status, 201);
+        assertEquals((await one.app.request(`/churn-${i}`)).status, 302);
+        const removed = await two.app.request(`/api/remove?slug=churn-${i}`, { method: "DELETE" });
+        assertEquals(removed.status, 200);
+        // The removal answers once this instance has dropped that link, and that link only.
+        assertEquals(one.store.cache.get(`churn-${i}`), undefined);
+        assertEquals(one.store.cache.get("popular")?.record.slug, "popular");
+        assertEquals((await one.app.request(`/churn-${i}`)).status, 404);
+      }
+    } finally {
+      await one.store.cache.unwatch();
+    }
+  } finally {
+    kv.close();
+  }
+});
+
 Deno.test("a cached link with a query string still redirects", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "https://example.com/q", slug: "query" });
