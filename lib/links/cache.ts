@@ -226,8 +226,10 @@ export class LinkCache {
 }
 
 // Removals are read from the log from this long before the latest one seen: entries are keyed
-// by their writer's clock, and a commit may land a little after its entry's time.
-const LOG_OVERLAP_MS = 30_000;
+// by their writer's clock, and a commit may land a little after its entry's time (a locked
+// local file is retried for up to 5 s); clocks must agree within a second or two, as for the
+// cache_seen entries.
+const LOG_OVERLAP_MS = 10_000;
 // Past this many removals at once, the whole cache is dropped rather than the log read.
 const MOST_FOLLOWED = 1_000;
 
@@ -247,6 +249,9 @@ class RemovalFollower {
   #readTo = -Infinity;
   #read = new Map<string, number>();
   #ahead = 0;
+  // When the whole cache was last dropped: entries older than that were counted by the epoch
+  // then, so they are dropped again (harmless) but not counted as new.
+  #droppedAt = -Infinity;
 
   constructor(readonly cache: LinkCache, readonly kv: Deno.Kv) {}
 
@@ -277,7 +282,7 @@ class RemovalFollower {
 
   #dropAll(): void {
     this.cache.clear();
-    this.#readTo = Date.now();
+    this.#droppedAt = this.#readTo = Date.now();
     this.#read.clear();
     this.#ahead = 0;
   }
@@ -297,7 +302,7 @@ class RemovalFollower {
       this.#read.set(id, at);
       this.#readTo = Math.max(this.#readTo, at);
       if (typeof entry.value === "string") this.cache.delete(entry.value);
-      found++;
+      if (at >= this.#droppedAt) found++;
     }
     const forgetBefore = this.#readTo - LOG_OVERLAP_MS;
     for (const [id, at] of this.#read) if (at < forgetBefore) this.#read.delete(id);
