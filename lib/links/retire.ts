@@ -19,6 +19,7 @@ import {
   linkKey,
   linkRankKey,
   linkStatsKey,
+  linkVisitsKey,
   tallyKey,
   undatedLinkKey,
 } from "../kv/keys.ts";
@@ -57,6 +58,8 @@ export function addRetirement(
 ): RankedName[] {
   if (!options.keepRecord) atomic.delete(linkKey(link.slug));
   atomic.delete(linkByCreatedKey(link.id));
+  // A limited link's visits taken; nothing there for any other, which costs one mutation.
+  atomic.delete(linkVisitsKey(link.id));
   if (link.expiresAt === null) atomic.delete(undatedLinkKey(link.slug));
   else atomic.delete(linkByExpiryKey(link.expiresAt, link.slug));
   atomic.sum(cacheEpochKey(), 1n);
@@ -160,7 +163,7 @@ function costOfRetirement(
   target: RetirementTarget,
   stats: Deno.KvEntryMaybe<unknown>,
 ): CommitCost {
-  const cost = { checks: 2, mutations: target.keepRecord ? 3 : 4, keyBytes: LINK_KEY_BYTES };
+  const cost = { checks: 2, mutations: target.keepRecord ? 4 : 5, keyBytes: LINK_KEY_BYTES };
   if (stats.value === null) return cost;
   cost.mutations += 2;
   // Counted on the stored record as it is: no copy of its figures is made for a count.
