@@ -11,12 +11,14 @@ import {
   InvalidInputError,
   LinkExpiredError,
   LinkNotFoundError,
+  LinkUsedUpError,
   NotProtectedError,
   PreviewRefusedError,
   RateLimitedError,
   ReservedSlugError,
   SlugTakenError,
   StoreUnavailableError,
+  VisitsBusyError,
   WrongPasswordError,
 } from "../../lib/errors.ts";
 import { describeError, type Logger, logLine, stdoutLogger } from "../../lib/log/mod.ts";
@@ -37,8 +39,10 @@ export function statusOf(error: DomainError): ErrorStatus {
   if (error instanceof LinkNotFoundError) return 404;
   if (error instanceof SlugTakenError) return 409;
   if (error instanceof LinkExpiredError) return 410;
+  if (error instanceof LinkUsedUpError) return 410;
   if (error instanceof RateLimitedError) return 429;
   if (error instanceof StoreUnavailableError) return 503;
+  if (error instanceof VisitsBusyError) return 503;
   return 400;
 }
 
@@ -115,7 +119,12 @@ function domainErrorResponse(c: Context<AppEnv>, error: DomainError, log: Logger
       "RateLimit-Remaining": "0",
       "RateLimit-Reset": String(error.retryAfterSeconds),
     }
+    : error instanceof VisitsBusyError
+    ? { "Retry-After": "1" }
     : {};
+  if (error instanceof LinkUsedUpError && c.req.path.startsWith("/api/")) {
+    return c.json({ error: error.message, slug: error.slug, usedUp: true }, status);
+  }
   if (error instanceof LinkExpiredError && c.req.path.startsWith("/api/")) {
     return c.json({
       error: error.message,
