@@ -13,6 +13,8 @@ export interface CreateFormValues {
   slug?: string;
   title?: string;
   note?: string;
+  /** The visit limit as typed. */
+  maxVisits?: string;
   /** A password was given with the refused post: it is not sent back, so it must be typed again. */
   passDropped?: boolean;
 }
@@ -32,7 +34,7 @@ export interface CreateFormProps {
 }
 
 // The fields a refusal may be about.
-const FIELDS = ["url", "slug", "title", "note", "pass"];
+const FIELDS = ["url", "slug", "title", "note", "pass", "maxVisits"];
 
 /**
  * The create form: a plain form posting to `/api/create`, which with JavaScript posts JSON
@@ -62,7 +64,11 @@ export default function CreateForm(props: CreateFormProps) {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     setBusy(true);
-    const answer = await callApi("POST", "/api/create", Object.fromEntries(new FormData(form)));
+    const body: Record<string, unknown> = Object.fromEntries(new FormData(form));
+    // JSON carries the limit as a number; a blank field is none.
+    const limit = String(body.maxVisits ?? "").trim();
+    body.maxVisits = limit === "" ? undefined : /^\d+$/.test(limit) ? Number(limit) : limit;
+    const answer = await callApi("POST", "/api/create", body);
     setBusy(false);
     if (answer.status !== 201) {
       const sentence = errorSentence(answer);
@@ -81,6 +87,7 @@ export default function CreateForm(props: CreateFormProps) {
     rememberLinks([created]);
     form.reset();
     (form.elements.namedItem("note") as HTMLTextAreaElement).value = "";
+    (form.elements.namedItem("maxVisits") as HTMLInputElement).value = "";
     setFields({ url: "", slug: "", title: "" });
   }
 
@@ -154,6 +161,23 @@ export default function CreateForm(props: CreateFormProps) {
             {values.passDropped
               ? "Type it again: a refused form does not send it back."
               : "Visitors must enter it before they are sent on."}
+          </p>
+        </div>
+        <div class="field">
+          <label for="create-max-visits">Opens at most N times (optional)</label>
+          <input
+            id="create-max-visits"
+            name="maxVisits"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={10000}
+            step={1}
+            value={values.maxVisits}
+            {...aria("maxVisits", "create-max-visits-help")}
+          />
+          <p id="create-max-visits-help" class="hint muted">
+            Only people count: link previews in chat apps and other bots do not use it up.
           </p>
         </div>
         {error && (

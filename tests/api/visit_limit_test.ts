@@ -227,3 +227,27 @@ Deno.test("a plain form post makes a limited link from the digits typed", async 
   assertEquals((await (await form("")).json()).maxVisits, null);
   for (const bad of ["0", "1.5", "ten", "10001"]) assertEquals((await form(bad)).status, 400, bad);
 });
+
+Deno.test("the start page's card and a refused form show the limit as typed", async () => {
+  await using t = await testApp();
+  const post = (maxVisits: string) =>
+    t.request("/api/create", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
+      body: new URLSearchParams({ url: "example.com", slug: "card", maxVisits }),
+    });
+  const refused = await post("0");
+  assertEquals(refused.status, 400);
+  const html = await refused.text();
+  assertStringIncludes(html, "The limit of visits must be a whole number from 1 to 10,000");
+  assertStringIncludes(html, 'name="maxVisits"');
+  assertStringIncludes(html, 'value="0"');
+  const made = await post("2");
+  assertEquals(made.status, 303);
+  const cookie = (made.headers.get("set-cookie") ?? "").split(";")[0]!;
+  await visitBy(t, "card");
+  const card =
+    await (await t.request(made.headers.get("location")!, { headers: { Cookie: cookie } }))
+      .text();
+  assertStringIncludes(card, "1 of 2 visits left");
+});
