@@ -29,9 +29,10 @@ export interface UsedUpLink {
   expiresAt: number;
 }
 
-// Every concurrent visitor of one link reads the same count, and one commit a round wins: a
-// burst of visitors is served one round after another. Enough rounds for a few hundred at once,
-// with pauses that spread them; past that the visit is refused for now, not let through.
+// Concurrent visitors of one link through different instances read the same count, and one
+// commit a round wins. Within an instance they take turns (see inTurn), so the rounds a visit
+// may lose grow with the instances, not with the visitors; past this many it is refused for
+// now, never let through.
 const MAX_ATTEMPTS = 64;
 const MAX_PAUSE_MS = 20;
 
@@ -43,7 +44,28 @@ const MAX_PAUSE_MS = 20;
  * slug is free again), and marks the slug used up until the link's deadline. Throws
  * `VisitsBusyError` when other visits kept winning for every round it may try.
  */
-export async function takeVisit(store: Store, record: DatedLinkRecord): Promise<VisitTaken> {
+export function takeVisit(store: Store, record: DatedLinkRecord): Promise<VisitTaken> {
+  return inTurn(store, record.id, () => takeVisitNow(store, record));
+}
+
+// The visits of one link waiting in this process, by store and link id: each waits for the one
+// before it, so a burst here races the store only against other instances, not against itself.
+const lines = new WeakMap<Store, Map<string, Promise<unknown>>>();
+
+/** Runs `work` once every earlier call for `id` on `store` in this process has settled. */
+function inTurn<T>(store: Store, id: string, work: () => Promise<T>): Promise<T> {
+  let line = lines.get(store);
+  if (line === undefined) lines.set(store, line = new Map());
+  const mine = (line.get(id) ?? Promise.resolve()).then(work, work);
+  const settled = mine.then(() => {}, () => {});
+  line.set(id, settled);
+  void settled.then(() => {
+    if (line.get(id) === settled) line.delete(id);
+  });
+  return mine;
+}
+
+async function takeVisitNow(store: Store, record: DatedLinkRecord): Promise<VisitTaken> {
   const { slug, id } = record;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const [entry, count] = await store.kv.getMany<[LinkRecord, unknown]>([

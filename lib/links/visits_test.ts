@@ -2,6 +2,7 @@ import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { keysUnder, memoryStore, tally } from "../../tests/_helpers/store.ts";
 import { BOT_UA, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
+import { createStore } from "../kv/store.ts";
 import { InvalidInputError } from "../errors.ts";
 import { linkRanksPrefix, linkStatsKey, linkVisitsKey } from "../kv/keys.ts";
 import {
@@ -61,13 +62,30 @@ Deno.test("a link without a limit has no visits counter and reports none", async
 
 Deno.test("concurrent visits never let more people through than the limit", async () => {
   await using store = await memoryStore();
+  // A second handle on the same store, as another instance has: its visits race this one's in
+  // the store, where the checked commit alone keeps the count.
+  const other = createStore(store.kv, { now: () => store.now() });
   const link = await createLink(store, { url: "example.com", slug: "busy", maxVisits: 5 }, options);
-  const outcomes = await Promise.all(Array.from({ length: 60 }, () => takeVisit(store, link)));
+  const outcomes = await Promise.all(
+    Array.from({ length: 60 }, (_, i) => takeVisit(i % 2 ? other : store, link)),
+  );
   assertEquals(outcomes.filter((o) => o.taken).length, 5);
   assertEquals(
     outcomes.flatMap((o) => (o.taken ? [o.visitsLeft] : [])).sort(),
     [0, 1, 2, 3, 4],
   );
+});
+
+Deno.test("a burst of 500 visits in one instance is served in turn, none refused", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(
+    store,
+    { url: "example.com", slug: "big", maxVisits: 400 },
+    options,
+  );
+  const outcomes = await Promise.all(Array.from({ length: 500 }, () => takeVisit(store, link)));
+  assertEquals(outcomes.filter((o) => o.taken).length, 400);
+  assertEquals((await lookupLink(store, "big")).status, "missing");
 });
 
 Deno.test("the last visit takes the link's share out of every figure", async () => {
