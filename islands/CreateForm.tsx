@@ -65,9 +65,9 @@ export default function CreateForm(props: CreateFormProps) {
     const form = event.currentTarget as HTMLFormElement;
     setBusy(true);
     const body: Record<string, unknown> = Object.fromEntries(new FormData(form));
-    // JSON carries the limit as a number; a blank field is none.
-    const limit = String(body.maxVisits ?? "").trim();
-    body.maxVisits = limit === "" ? undefined : /^\d+$/.test(limit) ? Number(limit) : limit;
+    // JSON carries the limit as a number; a blank field is none. A number field's value is a
+    // number from `min` up or blank: the browser submits nothing else.
+    body.maxVisits = +(body.maxVisits as string) || undefined;
     const answer = await callApi("POST", "/api/create", body);
     setBusy(false);
     if (answer.status !== 201) {
@@ -169,16 +169,11 @@ export default function CreateForm(props: CreateFormProps) {
             id="create-max-visits"
             name="maxVisits"
             type="number"
-            inputMode="numeric"
             min={1}
             max={10000}
-            step={1}
             value={values.maxVisits}
-            {...aria("maxVisits", "create-max-visits-help")}
+            {...aria("maxVisits")}
           />
-          <p id="create-max-visits-help" class="hint muted">
-            Only people count: link previews in chat apps and other bots do not use it up.
-          </p>
         </div>
         {error && (
           <p id="create-error" class="error" role="alert" tabIndex={-1}>{shownError(error)}</p>

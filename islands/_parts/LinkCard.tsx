@@ -1,6 +1,6 @@
 import type { LinkView } from "../../lib/links/record.ts";
 import { CopyButton } from "./CopyButton.tsx";
-import { daysLeft, formatTime, visitsLeftText } from "./format.ts";
+import { daysLeft, formatTime } from "./format.ts";
 
 /** Props of {@linkcode LinkCard}. */
 export interface LinkCardProps {
@@ -40,12 +40,6 @@ export function LinkCard({ link }: LinkCardProps) {
             {link.url === null
               ? <dd>Hidden: protected by a password</dd>
               : <dd class="destination">{link.url}</dd>}
-            {link.maxVisits !== null && (
-              <>
-                <dt>Opens</dt>
-                <dd>{visitsLeftText(link.visitsLeft ?? 0, link.maxVisits)}</dd>
-              </>
-            )}
             <dt>Expires</dt>
             <dd>
               <time datetime={link.expiresAt}>{formatTime(link.expiresAt)}</time>{" "}

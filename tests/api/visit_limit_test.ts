@@ -228,7 +228,7 @@ Deno.test("a plain form post makes a limited link from the digits typed", async 
   for (const bad of ["0", "1.5", "ten", "10001"]) assertEquals((await form(bad)).status, 400, bad);
 });
 
-Deno.test("the start page's card and a refused form show the limit as typed", async () => {
+Deno.test("a refused form shows the limit as typed, and /links the visits left", async () => {
   await using t = await testApp();
   const post = (maxVisits: string) =>
     t.request("/api/create", {
@@ -245,9 +245,8 @@ Deno.test("the start page's card and a refused form show the limit as typed", as
   const made = await post("2");
   assertEquals(made.status, 303);
   const cookie = (made.headers.get("set-cookie") ?? "").split(";")[0]!;
+  const card = await t.request(made.headers.get("location")!, { headers: { Cookie: cookie } });
+  assertStringIncludes(await card.text(), "Your short link");
   await visitBy(t, "card");
-  const card =
-    await (await t.request(made.headers.get("location")!, { headers: { Cookie: cookie } }))
-      .text();
-  assertStringIncludes(card, "1 of 2 visits left");
+  assertStringIncludes(await (await t.request("/links")).text(), "1 of 2 visits left");
 });
