@@ -6,7 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { getLiveLink, mayNameLink, readVisitsLeft, toLinkView } from "../lib/links/mod.ts";
+import { getLiveLink, mayNameLink, toLinkView } from "../lib/links/mod.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import {
   bulkOutcomeHere,
@@ -41,8 +41,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       ? await getLiveLink(store, made)
       : null;
     if (record !== null) {
-      const [visitsLeft] = await readVisitsLeft(store, [record]);
-      const created = toLinkView(record, { baseUrl: config.baseUrl, now: store.now(), visitsLeft });
+      const created = toLinkView(record, { baseUrl: config.baseUrl, now: store.now() });
       return renderHome({ create: { created } }, 200, headers);
     }
     const slug = (c.req.query("slug") ?? "").trim().slice(0, MAX_PREFILL);

@@ -54,8 +54,6 @@ export interface ViewOptions {
   now: number;
   /** Whether the reader holds the unlock cookie of this link. */
   unlocked?: boolean;
-  /** Visits left, when read from the store; default all of them, as for a link just made. */
-  visitsLeft?: number | null;
 }
 
 /** The link as create and bulk answer it. */
@@ -97,7 +95,7 @@ export function visibleUrl(record: LinkRecord, unlocked = false): string | null 
   return record.passHash === null || unlocked ? record.url : null;
 }
 
-/** The create and bulk shape of a dated record. */
+/** The create and bulk shape of a dated record, as it is made. */
 export function toLinkView(record: DatedLinkRecord, options: ViewOptions): LinkView {
   return {
     slug: record.slug,
@@ -108,7 +106,8 @@ export function toLinkView(record: DatedLinkRecord, options: ViewOptions): LinkV
     expiresInDays: expiresInDays(record.expiresAt, options.now),
     expiresAt: new Date(record.expiresAt).toISOString(),
     maxVisits: maxVisitsOf(record),
-    visitsLeft: options.visitsLeft === undefined ? maxVisitsOf(record) : options.visitsLeft,
+    // A link as made: every visit is left.
+    visitsLeft: maxVisitsOf(record),
   };
 }
 
