@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "zod";
+import { MAX_VISITS_LIMIT } from "./input.ts";
 
 const slug = z.string().describe("The short name");
 const shortUrl = z.string().describe("The full short URL: the service's origin and the slug");
@@ -17,10 +18,10 @@ const expiresInDays = z.number().int().min(0).describe(
 const expiresAt = z.string().describe("The deadline, ISO 8601 UTC");
 const clicks = z.number().int().min(0).describe("Clicks by people (bots are not counted)");
 const createdAt = z.string().describe("When the link was made, ISO 8601 UTC");
-const maxVisits = z.number().int().min(1).nullable().describe(
+const maxVisits = z.number().int().min(1).max(MAX_VISITS_LIMIT).nullable().describe(
   "Most visits by people (bots, previews and HEAD never count); `null` when unlimited",
 );
-const visitsLeft = z.number().int().min(0).nullable().describe(
+const visitsLeft = z.number().int().min(0).max(MAX_VISITS_LIMIT).nullable().describe(
   "Visits by people left; the last one retires the link. `null` when unlimited",
 );
 
