@@ -250,3 +250,26 @@ Deno.test("a refused form shows the limit as typed, and /links the visits left",
   await visitBy(t, "card");
   assertStringIncludes(await (await t.request("/links")).text(), "1 of 2 visits left");
 });
+
+Deno.test("the last visit takes the link's share out of every figure /api/stats shows", async () => {
+  await using t = await testApp();
+  await make(t, { slug: "stays", url: "example.org/stays" });
+  await make(t, { slug: "spent", maxVisits: 2 });
+  await visitBy(t, "stays", { ...PERSON, Referer: "https://one.example/" });
+  await visitBy(t, "spent", { "User-Agent": BOT_UA });
+  await visitBy(t, "spent", { ...PERSON, Referer: "https://two.example/" });
+  await t.deps.clicks.flush();
+  const during = await (await t.request("/api/stats")).json();
+  assertEquals([during.links, during.clicks], [2, 2]);
+  assertEquals(during.top.length, 2);
+  assertEquals((await visitBy(t, "spent")).status, 302, "the last visit");
+  await t.deps.clicks.flush();
+  const after = await (await t.request("/api/stats")).json();
+  assertEquals([after.links, after.clicks], [1, 1]);
+  assertEquals(after.top.map((link: { slug: string }) => link.slug), ["stays"]);
+  assertEquals(after.referrers, [{ name: "one.example", clicks: 1 }]);
+  assertEquals(after.devices, [{ name: "desktop", clicks: 1 }]);
+  const today = (stats: { days: { links: number; clicks: number }[] }) => stats.days.at(-1);
+  assertEquals([today(during)?.links, today(during)?.clicks], [2, 2]);
+  assertEquals([today(after)?.links, today(after)?.clicks], [1, 1]);
+});
