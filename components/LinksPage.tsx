@@ -2,7 +2,7 @@ import type { LinkListEntry } from "../lib/links/record.ts";
 import { searchTextOf } from "../lib/links/list.ts";
 import DeleteLink from "../islands/DeleteLink.tsx";
 import LinkFilter from "../islands/LinkFilter.tsx";
-import { daysLeft, formatTime, plural } from "../islands/_parts/format.ts";
+import { daysLeft, formatTime, plural, visitsLeftText } from "../islands/_parts/format.ts";
 import { Island, ISLANDS_SCRIPT } from "./Island.tsx";
 import { Layout } from "./Layout.tsx";
 
@@ -73,7 +73,9 @@ function LinkRow({ entry, q }: { entry: LinkListEntry; q: string }) {
       {entry.note && <p class="note" title={entry.note}>{entry.note}</p>}
       <div class="link-foot">
         <p class="muted">
-          {plural(entry.clicks, "click")} · {daysLeft(entry.expiresInDays)} (until{" "}
+          {plural(entry.clicks, "click")} · {entry.maxVisits !== null &&
+            `${visitsLeftText(entry.visitsLeft ?? 0, entry.maxVisits)} · `}
+          {daysLeft(entry.expiresInDays)} (until{" "}
           <time datetime={entry.expiresAt}>{formatTime(entry.expiresAt)}</time>)
         </p>
         <Island component={DeleteLink} props={q ? { slug: entry.slug, q } : { slug: entry.slug }} />

@@ -11,6 +11,14 @@ export type MissingLink =
     /** Whether a new link may take the name (an old one may be shorter than custom slugs). */
     claimable: boolean;
   }
+  | {
+    kind: "used-up";
+    slug: string;
+    /** The destination; `null` when the link was protected. */
+    url: string | null;
+    /** Whether a new link may take the name. */
+    claimable: boolean;
+  }
   | { kind: "free"; slug: string }
   | { kind: "none" };
 
@@ -22,7 +30,10 @@ export interface NotFoundPageProps {
   missing: MissingLink;
 }
 
-/** The 404 page: says where an expired link pointed, or that the name is free to claim. */
+/**
+ * The 404 page: says where an expired link pointed, that a link was used up by its last visit,
+ * or that the name is free to claim.
+ */
 export function NotFoundPage({ path, missing }: NotFoundPageProps) {
   return (
     <Layout title="Not found">
@@ -47,6 +58,27 @@ export function NotFoundPage({ path, missing }: NotFoundPageProps) {
                 <a href={`/?slug=${encodeURIComponent(missing.slug)}`}>
                   claim it
                 </a>.
+              </p>
+            )}
+          </>
+        )}
+        {missing.kind === "used-up" && (
+          <>
+            <p>
+              The link <code>/{missing.slug}</code>{" "}
+              was used up: it opened as many times as it was made to.
+            </p>
+            {missing.url === null
+              ? <p>It was protected by a password, so where it pointed is not shown.</p>
+              : (
+                <p>
+                  It pointed to <code class="destination">{missing.url}</code>.
+                </p>
+              )}
+            {missing.claimable && (
+              <p>
+                The name is free again:{" "}
+                <a href={`/?slug=${encodeURIComponent(missing.slug)}`}>claim it</a>.
               </p>
             )}
           </>

@@ -13,6 +13,8 @@ export interface CreateFormValues {
   slug?: string;
   title?: string;
   note?: string;
+  /** The visit limit as typed. */
+  maxVisits?: string;
   /** A password was given with the refused post: it is not sent back, so it must be typed again. */
   passDropped?: boolean;
 }
@@ -32,7 +34,7 @@ export interface CreateFormProps {
 }
 
 // The fields a refusal may be about.
-const FIELDS = ["url", "slug", "title", "note", "pass"];
+const FIELDS = ["url", "slug", "title", "note", "pass", "maxVisits"];
 
 /**
  * The create form: a plain form posting to `/api/create`, which with JavaScript posts JSON
@@ -62,7 +64,11 @@ export default function CreateForm(props: CreateFormProps) {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     setBusy(true);
-    const answer = await callApi("POST", "/api/create", Object.fromEntries(new FormData(form)));
+    const body: Record<string, unknown> = Object.fromEntries(new FormData(form));
+    // JSON carries the limit as a number; a blank field is none. A number field's value is a
+    // number from `min` up or blank: the browser submits nothing else.
+    body.maxVisits = +(body.maxVisits as string) || undefined;
+    const answer = await callApi("POST", "/api/create", body);
     setBusy(false);
     if (answer.status !== 201) {
       const sentence = errorSentence(answer);
@@ -81,6 +87,7 @@ export default function CreateForm(props: CreateFormProps) {
     rememberLinks([created]);
     form.reset();
     (form.elements.namedItem("note") as HTMLTextAreaElement).value = "";
+    (form.elements.namedItem("maxVisits") as HTMLInputElement).value = "";
     setFields({ url: "", slug: "", title: "" });
   }
 
@@ -155,6 +162,18 @@ export default function CreateForm(props: CreateFormProps) {
               ? "Type it again: a refused form does not send it back."
               : "Visitors must enter it before they are sent on."}
           </p>
+        </div>
+        <div class="field">
+          <label for="create-max-visits">Opens at most N times (optional)</label>
+          <input
+            id="create-max-visits"
+            name="maxVisits"
+            type="number"
+            min={1}
+            max={10000}
+            value={values.maxVisits}
+            {...aria("maxVisits")}
+          />
         </div>
         {error && (
           <p id="create-error" class="error" role="alert" tabIndex={-1}>{shownError(error)}</p>

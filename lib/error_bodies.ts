@@ -20,6 +20,12 @@ export const expiredErrorBody = errorBody.extend({
   expiresAt: z.string().describe("When it expired, ISO 8601 UTC"),
 });
 
+/** `410` from unshorten: the link's last visit used it up. */
+export const usedUpErrorBody = errorBody.extend({
+  slug: z.string().describe("The slug asked about"),
+  usedUp: z.literal(true),
+});
+
 /** A refused preview: why, in a word. */
 export const previewRefusalBody = errorBody.extend({
   reason: z.enum(["host", "private", "port"]).describe(

@@ -128,6 +128,14 @@ export class PreviewRefusedError extends DomainError {
   }
 }
 
+/** The link was used up by its last visit: it opened as many times as it was made to. */
+export class LinkUsedUpError extends DomainError {
+  /** Builds the error for `slug`. */
+  constructor(readonly slug: string) {
+    super(`link "${slug}" was used up: it opened as many times as it was made to`);
+  }
+}
+
 /** The store did not answer, or answered with a failure. */
 export class StoreUnavailableError extends DomainError {
   /** Wraps the store's own error as `cause`. */

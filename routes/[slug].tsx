@@ -8,6 +8,7 @@ import { z } from "zod";
 import {
   type CachedLink,
   type DatedLinkRecord,
+  isLimited,
   mayNameLink,
   resolveLink,
   SLUG_LIKE_PATTERN,
@@ -26,6 +27,7 @@ import { ResponseReuse, type ReusableResponse } from "./_lib/reusable_response.t
 import { isUnlocked } from "./_lib/unlock.ts";
 import { REDIRECT_POLICY, withoutTrailingSlash } from "./_lib/redirect.ts";
 import { unlockPage } from "./_lib/unlock_page.tsx";
+import { visitLimitedLink } from "./_lib/limited_visit.tsx";
 import { notFound } from "./_404.tsx";
 
 const page = (description: string) => ({
@@ -48,7 +50,12 @@ export const spec: RouteSpec = {
       "An expired or unknown slug gets the 404 page, which says where an expired link pointed (a protected one: only that it " +
       "was protected) or that the name is free. HEAD answers the same status and headers " +
       "without a body, and records no click; a protected link's HEAD is the 401, cookie or " +
-      "not, so it never shows the destination. `/<slug>/`, with a slash after it, answers 301 " +
+      "not, so it never shows the destination. A link made with `maxVisits` opens for that " +
+      "many people: a person's GET takes a visit in the store before the 302, and the last " +
+      "one retires the link, whose next visitor gets the 404 page saying it was used up. A " +
+      "bot or link-preview crawler (as the click figures tell them), and any HEAD, gets 200 " +
+      "with a page saying the link opens for people, no `Location` and no destination, and " +
+      "takes nothing. `/<slug>/`, with a slash after it, answers 301 " +
       "to `/<slug>`. Not rate limited.",
     path: z.object({ slug: z.string().regex(SLUG_LIKE_PATTERN).describe("The link's slug") }),
     parameterExample: { slug: "hello" },
@@ -67,12 +74,19 @@ export const spec: RouteSpec = {
           },
         },
       },
+      200: page(
+        "A link made with `maxVisits`, to a bot or link-preview crawler, or its HEAD: a page " +
+          "saying it opens for people, without the destination",
+      ),
       401: page(
         "A protected link without its unlock cookie, or any protected link's HEAD: the unlock page",
       ),
-      404: page("No live link has the slug: the 404 page"),
+      404: page(
+        "No live link has the slug: the 404 page, which says so when the link was used up",
+      ),
       503: pageOrError(
-        "The store did not answer: an error page, or JSON to a client that does not ask for HTML",
+        "The store did not answer, or too many people opened a limited link at once " +
+          "(`Retry-After`): an error page, or JSON to a client that does not ask for HTML",
         new StoreUnavailableError(null).message,
       ),
     },
@@ -145,7 +159,7 @@ export function fastRedirect(
     if (cached === undefined) return null;
     const { record } = cached;
     const now = store.now();
-    if (record.passHash !== null || record.expiresAt <= now) return null;
+    if (record.passHash !== null || isLimited(record) || record.expiresAt <= now) return null;
     const start = performance.now();
     // Read one header at a time: touching `request.headers` takes the answer off the
     // runtime's synchronous path.
@@ -184,6 +198,12 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     const head = c.req.method === "HEAD";
     if (record.passHash !== null && (head || !(await isUnlocked(c, deps, record)))) {
       return unlockPage({ slug }, 401);
+    }
+    if (isLimited(record)) {
+      return await visitLimitedLink(c, deps, record, {
+        recordVisit: () => recordVisit(deps, record, c.req.raw.headers, c.env),
+        redirect: () => redirectTo(record, c.get("requestId")),
+      });
     }
     if (!head) recordVisit(deps, record, c.req.raw.headers, c.env);
     return redirectTo(record, c.get("requestId"));

@@ -1,13 +1,15 @@
 /**
  * The answers for a request nothing is routed to: a 405 with `Allow` when the path answers other
  * methods (a live link's name included), else 404: JSON under `/api/`, else the page that, for a
- * single slug-like segment, says where an expired link pointed or that the name is free.
+ * single slug-like segment, says where an expired link pointed, that a link was used up, or that
+ * the name is free.
  * @module
  */
 import type { Context } from "hono";
 import { type MissingLink, NotFoundPage } from "../components/NotFoundPage.tsx";
 import {
   CUSTOM_SLUG_PATTERN,
+  findUsedUpLink,
   type LinkLookup,
   lookupLink,
   mayNameLink,
@@ -35,8 +37,14 @@ export async function notFound(
     : known ?? await lookupLink(deps.store, slug);
   // The redirect route answers a live link's GET and HEAD; any other method comes here.
   if (found?.status === "live") return methodNotAllowed(path, ["GET", "HEAD"]);
-  const missing = slug === null || found === null
-    ? { kind: "none" as const }
+  // A link its last visit used up is gone from the store but for a mark under its slug.
+  const usedUp = slug !== null && found?.status === "missing"
+    ? await findUsedUpLink(deps.store, slug)
+    : null;
+  const missing: MissingLink = slug === null || found === null
+    ? { kind: "none" }
+    : usedUp !== null
+    ? { kind: "used-up", slug, url: usedUp.url, claimable: CUSTOM_SLUG_PATTERN.test(slug) }
     : describe(slug, found);
   return renderPage(<NotFoundPage path={path} missing={missing} />, 404, {
     "Cache-Control": "no-store",

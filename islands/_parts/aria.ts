@@ -49,6 +49,6 @@ export function fieldAria(name: string, error: FieldError, ...hints: string[]) {
  * field's name (`url must use http or https`, `slug "x" is already taken`). `null` for any other.
  */
 export function fieldNamed(sentence: string, fields: readonly string[]): string | null {
-  const first = /^[a-z]+/.exec(sentence)?.[0];
+  const first = /^[a-z][a-zA-Z]*/.exec(sentence)?.[0];
   return first !== undefined && fields.includes(first) ? first : null;
 }

@@ -27,12 +27,18 @@ export function plural(count: number, noun: string): string {
   return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
 }
 
+/** Visits left of a limited link as words: `3 of 5 visits left`. */
+export function visitsLeftText(left: number, max: number): string {
+  return `${formatCount(left)} of ${plural(max, "visit")} left`;
+}
+
 // The pages' labels of the fields the API's sentences begin with (`url must use http or https`),
 // where the label is not the name with a capital letter (`title`, `note`).
 const FIELD_LABELS: Record<string, string> = {
   url: "destination",
   slug: "custom name",
   pass: "password",
+  maxVisits: "the limit of visits",
 };
 
 /**

@@ -46,6 +46,22 @@ export function linkStatsKey(id: string): Deno.KvKey {
   return ["link_stats", id];
 }
 
+/**
+ * The visits a limited link has had from people (`Deno.KvU64`), kept apart from its record so
+ * that taking a visit is a small checked commit; set when the link is made, gone with it.
+ */
+export function linkVisitsKey(id: string): Deno.KvKey {
+  return ["link_visits", id];
+}
+
+/**
+ * Marks a slug whose link was used up by its last visit, until the link's deadline, so the 404
+ * page and unshorten can say so; a new link of the slug takes the mark away.
+ */
+export function usedUpLinkKey(slug: string): Deno.KvKey {
+  return ["links_used_up", slug];
+}
+
 /** A service-wide counter: the sum of every live link's share of it. */
 export function tallyKey(kind: string, name: string): Deno.KvKey {
   return ["tallies", kind, name];

@@ -9,7 +9,7 @@ import type { Store } from "../kv/store.ts";
 import { documentAs } from "../openapi/catalogue.ts";
 import { parseInput } from "../validation.ts";
 import { createLink } from "./create.ts";
-import { type LinkInput, linkInput, password } from "./input.ts";
+import { bulkLinkInput, type LinkInput, password } from "./input.ts";
 import type { DatedLinkRecord } from "./record.ts";
 
 /** Most rows in one bulk request. */
@@ -19,17 +19,17 @@ export const MAX_BULK_ROWS = 10;
  * One bulk row as it is parsed: a url, or the fields of one link. Rows are taken as they come
  * and parsed one by one, so that a bad row fails alone; this is what each must be.
  */
-export const bulkRow = z.union([linkInput.shape.url, linkInput]);
+export const bulkRow = z.union([bulkLinkInput.shape.url, bulkLinkInput]);
 
 const takenRow = z.unknown();
 documentAs(takenRow, bulkRow);
 
-/** The body of `POST /api/bulk`: rows are URLs or `{url, slug?, title?, note?}`. */
+/** The body of `POST /api/bulk`: rows are URLs or `{url, slug?, title?, note?, maxVisits?}`. */
 export const bulkInput = z.object({
   urls: z.array(takenRow)
     .min(1, "urls must not be empty")
     .max(MAX_BULK_ROWS, `max ${MAX_BULK_ROWS} links per request`)
-    .describe("The rows, at most ten: each a url, or `{url, slug?, title?, note?}`"),
+    .describe("The rows, at most ten: each a url, or `{url, slug?, title?, note?, maxVisits?}`"),
   pass: z.preprocess(
     (value) => (value === "" || value === null ? undefined : value),
     password.optional(),
@@ -63,7 +63,7 @@ export async function createLinks(
     const fieldsGiven = typeof row === "object" && row !== null && !Array.isArray(row);
     const url = (fieldsGiven ? (row as { url?: unknown }).url : row) ?? null;
     try {
-      const fields: LinkInput = parseInput(linkInput, fieldsGiven ? row : { url: row });
+      const fields: LinkInput = parseInput(bulkLinkInput, fieldsGiven ? row : { url: row });
       if (fields.slug !== undefined) {
         if (seen.has(fields.slug)) throw new SlugTakenError(fields.slug);
         seen.add(fields.slug);

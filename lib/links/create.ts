@@ -4,7 +4,8 @@
  */
 import { monotonicFactory } from "ulid";
 import { ReservedSlugError, SlugTakenError } from "../errors.ts";
-import { linkKey, linkStatsKey, tallyKey } from "../kv/keys.ts";
+import { linkKey, linkStatsKey, linkVisitsKey, tallyKey, usedUpLinkKey } from "../kv/keys.ts";
+import { EXPIRED_GRACE_MS } from "../kv/store.ts";
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 import { rerankAfter } from "../tallies/rank.ts";
@@ -75,6 +76,8 @@ export async function createLink(
       passHash,
       createdAt: now,
       expiresAt: now + store.ttlMs,
+      // Absent without a limit, so such a record is stored exactly as before limits existed.
+      ...(input.maxVisits === undefined ? {} : { maxVisits: input.maxVisits }),
     };
     const atomic = store.kv.atomic().check(existing);
     // An expired holder of the slug is retired in the same commit, figures and all.
@@ -83,6 +86,7 @@ export async function createLink(
       : addRetirement(atomic, previous, await store.kv.get(linkStatsKey(previous.id)));
     addLinkWrites(atomic, record, now);
     addCreationTallies(atomic, record);
+    addVisitLimit(atomic, record, now);
     const result = await retryLocked(() => atomic.commit());
     if (result.ok) {
       if (previous !== null) {
@@ -95,6 +99,18 @@ export async function createLink(
   }
   if (input.slug !== undefined) throw new SlugTakenError(input.slug);
   throw new Error(`no free generated slug after ${attempts} draws`);
+}
+
+/**
+ * Adds to `atomic` a limited link's count of visits taken, at none, kept as long as its record;
+ * and for any new link, the end of a used-up mark its slug may hold from an earlier link.
+ */
+function addVisitLimit(atomic: Deno.AtomicOperation, record: DatedLinkRecord, now: number): void {
+  atomic.delete(usedUpLinkKey(record.slug));
+  if (record.maxVisits === undefined) return;
+  atomic.set(linkVisitsKey(record.id), new Deno.KvU64(0n), {
+    expireIn: Math.max(record.expiresAt - now, 0) + EXPIRED_GRACE_MS,
+  });
 }
 
 /** Adds to `atomic` a new link's share of the tallies: one link, made on its day. */

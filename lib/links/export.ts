@@ -24,6 +24,8 @@ export const CSV_COLUMNS: readonly (keyof LinkListEntry)[] = [
   "lastUsedAt",
   "expiresAt",
   "expiresInDays",
+  "maxVisits",
+  "visitsLeft",
 ];
 
 /** Shown instead of a protected link's destination. */

@@ -15,6 +15,8 @@ const entry: LinkListEntry = {
   lastUsedAt: null,
   expiresAt: "2026-11-08T00:00:00.000Z",
   expiresInDays: 7,
+  maxVisits: 5,
+  visitsLeft: 2,
 };
 
 Deno.test("a text line is short URL, destination and deadline, tab separated", () => {
@@ -28,8 +30,13 @@ Deno.test("a text line is short URL, destination and deadline, tab separated", (
 Deno.test("a CSV row quotes what needs quoting", () => {
   assertEquals(
     csvRow(entry),
-    'abc,http://sho.rt/abc,"https://example.com/a,b",example.com,"say ""hi""","line\nbreak",3,false,2026-11-01T00:00:00.000Z,,2026-11-08T00:00:00.000Z,7\r\n',
+    'abc,http://sho.rt/abc,"https://example.com/a,b",example.com,"say ""hi""","line\nbreak",3,false,2026-11-01T00:00:00.000Z,,2026-11-08T00:00:00.000Z,7,5,2\r\n',
   );
+});
+
+Deno.test("a CSV row of a link without a limit leaves its two cells empty", () => {
+  const row = csvRow({ ...entry, maxVisits: null, visitsLeft: null });
+  assertEquals(row.endsWith(",7,,\r\n"), true);
 });
 
 Deno.test("a CSV cell a spreadsheet would run as a formula is defused", () => {

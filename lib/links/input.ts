@@ -12,6 +12,8 @@ export const MAX_TITLE_LENGTH = 200;
 export const MAX_NOTE_LENGTH = 500;
 /** Longest password, in characters. */
 export const MAX_PASSWORD_LENGTH = 128;
+/** Highest visit limit a link may have. */
+export const MAX_VISITS_LIMIT = 10_000;
 
 // Plain HTML forms send empty strings for fields left blank, and JSON clients often send null:
 // both mean "not given" for the optional fields.
@@ -41,6 +43,28 @@ export const existingSlug = z.string().trim().regex(SLUG_LIKE_PATTERN, "invalid 
 /** A password as a client may send it. */
 export const password = text("pass").max(MAX_PASSWORD_LENGTH);
 
+const VISIT_LIMIT_RULE = "maxVisits must be a whole number from 1 to 10,000";
+
+/** A visit limit as a client may send it: a JSON number, never a string. */
+export const visitLimit = z.number({ error: VISIT_LIMIT_RULE })
+  .int(VISIT_LIMIT_RULE)
+  .min(1, VISIT_LIMIT_RULE)
+  .max(MAX_VISITS_LIMIT, VISIT_LIMIT_RULE);
+
+const VISIT_LIMIT_DESCRIPTION = "Opens for at most this many people, 1 to 10,000: bots, " +
+  "link-preview crawlers and HEAD never count, and the last visit retires the link. " +
+  "Unlimited when absent";
+
+/**
+ * A form's fields with its visit limit read as the number it spells: a form carries only text,
+ * where JSON carries a number. Anything but digits stays text, and is refused as such.
+ */
+export function withFormVisitLimit(fields: Record<string, unknown>): Record<string, unknown> {
+  const value = fields.maxVisits;
+  if (typeof value !== "string" || !/^\s*\d*\s*$/.test(value)) return fields;
+  return { ...fields, maxVisits: value.trim() === "" ? undefined : Number(value) };
+}
+
 /** What one link is made from: the body of `POST /api/create` and one bulk row. */
 export const linkInput = z.object({
   // `null` is no url given, as for the optional fields: "url is required".
@@ -62,6 +86,17 @@ export const linkInput = z.object({
     "A custom slug: 3 to 48 of `A-Z a-z 0-9 - _`, starting with a letter or digit; " +
       "case-sensitive, and not a reserved word in any case. Random when absent",
   ),
+  // `null` is no limit given, as for the other optional fields; a string is refused, not read.
+  maxVisits: z.preprocess((value) => (value === null ? undefined : value), visitLimit.optional())
+    .describe(`${VISIT_LIMIT_DESCRIPTION} (or \`null\`)`),
+});
+
+/**
+ * One bulk row's fields: as {@linkcode linkInput}, but a `null` limit is refused there, since a
+ * row that names the field means to set it.
+ */
+export const bulkLinkInput = linkInput.extend({
+  maxVisits: visitLimit.optional().describe(VISIT_LIMIT_DESCRIPTION),
 });
 
 /** One link's input, after parsing. */

@@ -5,10 +5,11 @@
 import { linksByCreatedPrefix } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
 import { lookupLink, readCounters } from "./read.ts";
+import { readVisitsLeft } from "./visits.ts";
 import {
   type DatedLinkRecord,
   isExpired,
-  type LinkCounters,
+  type LinkFigures,
   type LinkListEntry,
   type LinkRecord,
   toListEntry,
@@ -17,7 +18,7 @@ import {
 /** A live link with its click figures. */
 export interface LinkWithCounters {
   record: DatedLinkRecord;
-  counters: LinkCounters;
+  counters: LinkFigures;
 }
 
 // Records are read a page at a time; their counters in one round of parallel reads per page.
@@ -108,9 +109,12 @@ async function* withCounters(
   records: DatedLinkRecord[],
 ): AsyncGenerator<LinkWithCounters> {
   if (records.length === 0) return;
-  const counters = await readCounters(store, records.map((record) => record.id));
+  const [counters, visitsLeft] = await Promise.all([
+    readCounters(store, records.map((record) => record.id)),
+    readVisitsLeft(store, records),
+  ]);
   for (let i = 0; i < records.length; i++) {
-    yield { record: records[i]!, counters: counters[i]! };
+    yield { record: records[i]!, counters: { ...counters[i]!, visitsLeft: visitsLeft[i]! } };
   }
 }
 

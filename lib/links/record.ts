@@ -25,6 +25,8 @@ export interface LinkRecord {
   createdAt: number;
   /** Deadline (epoch ms); `null` only for legacy records not yet stamped. */
   expiresAt: number | null;
+  /** Most visits by people, 1 to 10,000; absent for a link without a limit. */
+  maxVisits?: number;
 }
 
 /** A record that has its deadline. */
@@ -36,6 +38,12 @@ export interface LinkCounters {
   clicks: number;
   /** Last click (epoch ms), or `null` before the first. */
   lastUsedAt: number | null;
+}
+
+/** A link's click figures and, when it has a limit, the visits it has left. */
+export interface LinkFigures extends LinkCounters {
+  /** Visits by people it has left; `null` for a link without a limit. */
+  visitsLeft: number | null;
 }
 
 /** What a reader may see of a link: `unlocked` is true when it may see a protected destination. */
@@ -72,12 +80,22 @@ export function shortUrlOf(slug: string, baseUrl: string): string {
   return `${baseUrl}/${slug}`;
 }
 
+/** Whether the link opens only a limited number of times, and so never from a cache. */
+export function isLimited(record: LinkRecord): boolean {
+  return record.maxVisits !== undefined;
+}
+
+/** The limit as the API answers it: `null` for none. */
+export function maxVisitsOf(record: LinkRecord): number | null {
+  return record.maxVisits ?? null;
+}
+
 /** The destination `reader` may see: withheld for a protected link it has not unlocked. */
 export function visibleUrl(record: LinkRecord, unlocked = false): string | null {
   return record.passHash === null || unlocked ? record.url : null;
 }
 
-/** The create and bulk shape of a dated record. */
+/** The create and bulk shape of a dated record, as it is made. */
 export function toLinkView(record: DatedLinkRecord, options: ViewOptions): LinkView {
   return {
     slug: record.slug,
@@ -87,13 +105,16 @@ export function toLinkView(record: DatedLinkRecord, options: ViewOptions): LinkV
     protected: record.passHash !== null,
     expiresInDays: expiresInDays(record.expiresAt, options.now),
     expiresAt: new Date(record.expiresAt).toISOString(),
+    maxVisits: maxVisitsOf(record),
+    // A link as made: every visit is left.
+    visitsLeft: maxVisitsOf(record),
   };
 }
 
 /** The list and JSON-export shape of a dated record with its counters. */
 export function toListEntry(
   record: DatedLinkRecord,
-  counters: LinkCounters,
+  counters: LinkFigures,
   options: ViewOptions,
 ): LinkListEntry {
   const url = visibleUrl(record, options.unlocked);
@@ -110,13 +131,15 @@ export function toListEntry(
     lastUsedAt: counters.lastUsedAt === null ? null : new Date(counters.lastUsedAt).toISOString(),
     expiresAt: new Date(record.expiresAt).toISOString(),
     expiresInDays: expiresInDays(record.expiresAt, options.now),
+    maxVisits: maxVisitsOf(record),
+    visitsLeft: counters.visitsLeft,
   };
 }
 
 /** The unshorten shape of a dated record with its counters. */
 export function toUnshortenView(
   record: DatedLinkRecord,
-  counters: LinkCounters,
+  counters: LinkFigures,
   options: ViewOptions,
 ): UnshortenView {
   return {
@@ -128,5 +151,7 @@ export function toUnshortenView(
     createdAt: new Date(record.createdAt).toISOString(),
     expiresAt: new Date(record.expiresAt).toISOString(),
     expiresInDays: expiresInDays(record.expiresAt, options.now),
+    maxVisits: maxVisitsOf(record),
+    visitsLeft: counters.visitsLeft,
   };
 }

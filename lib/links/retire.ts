@@ -20,6 +20,7 @@ import {
   linkKey,
   linkRankKey,
   linkStatsKey,
+  linkVisitsKey,
   tallyKey,
   undatedLinkKey,
 } from "../kv/keys.ts";
@@ -64,6 +65,8 @@ export function addRetirement(
 ): RankedName[] {
   if (!options.keepRecord) atomic.delete(linkKey(link.slug));
   atomic.delete(linkByCreatedKey(link.id));
+  // A limited link's visits taken; nothing there for any other, which costs one mutation.
+  atomic.delete(linkVisitsKey(link.id));
   if (link.expiresAt === null) atomic.delete(undatedLinkKey(link.slug));
   else atomic.delete(linkByExpiryKey(link.expiresAt, link.slug));
   atomic.sum(cacheEpochKey(), 1n);
@@ -170,7 +173,7 @@ function costOfRetirement(
 ): CommitCost {
   const cost = {
     checks: 2,
-    mutations: target.keepRecord ? 4 : 5,
+    mutations: target.keepRecord ? 5 : 6,
     keyBytes: LINK_KEY_BYTES + REMOVAL_KEY_BYTES,
   };
   if (stats.value === null) return cost;

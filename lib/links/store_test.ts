@@ -136,7 +136,7 @@ Deno.test("listLinks yields live links newest first with their counters", async 
   const slugs = (await collect(listLinks(store))).map(({ record }) => record.slug);
   assertEquals(slugs, ["link-4", "link-3", "link-2", "link-1"]);
   const [first] = await collect(listLinks(store));
-  assertEquals(first?.counters, { clicks: 0, lastUsedAt: null });
+  assertEquals(first?.counters, { clicks: 0, lastUsedAt: null, visitsLeft: null });
 });
 
 Deno.test("listLinks streams more links than a page", async () => {

@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "zod";
+import { MAX_VISITS_LIMIT } from "./input.ts";
 
 const slug = z.string().describe("The short name");
 const shortUrl = z.string().describe("The full short URL: the service's origin and the slug");
@@ -17,6 +18,12 @@ const expiresInDays = z.number().int().min(0).describe(
 const expiresAt = z.string().describe("The deadline, ISO 8601 UTC");
 const clicks = z.number().int().min(0).describe("Clicks by people (bots are not counted)");
 const createdAt = z.string().describe("When the link was made, ISO 8601 UTC");
+const maxVisits = z.number().int().min(1).max(MAX_VISITS_LIMIT).nullable().describe(
+  "Most visits by people (bots, previews and HEAD never count); `null` when unlimited",
+);
+const visitsLeft = z.number().int().min(0).max(MAX_VISITS_LIMIT).nullable().describe(
+  "Visits by people left; the last one retires the link. `null` when unlimited",
+);
 
 /** The link as create and bulk answer it. */
 export const linkView = z.object({
@@ -27,6 +34,8 @@ export const linkView = z.object({
   protected: isProtected,
   expiresInDays,
   expiresAt,
+  maxVisits,
+  visitsLeft,
 });
 
 /** The link as the list and the JSON export show it. */
@@ -43,6 +52,8 @@ export const linkListEntry = z.object({
   lastUsedAt: z.string().nullable().describe("The last click, ISO 8601 UTC; `null` before it"),
   expiresAt,
   expiresInDays,
+  maxVisits,
+  visitsLeft,
 });
 
 /** The link as unshorten answers it. */
@@ -55,6 +66,8 @@ export const unshortenView = z.object({
   createdAt,
   expiresAt,
   expiresInDays,
+  maxVisits,
+  visitsLeft,
 });
 
 /** What `GET /api/check` answers. */

@@ -17,6 +17,8 @@ export const EXAMPLE_LINK: LinkView = {
   protected: false,
   expiresInDays: 7,
   expiresAt: "2026-11-09T12:00:00.000Z",
+  maxVisits: null,
+  visitsLeft: null,
 };
 
 /** A link as the list shows it. */
@@ -33,6 +35,8 @@ export const EXAMPLE_LIST_ENTRY: LinkListEntry = {
   lastUsedAt: "2026-11-03T08:15:00.000Z",
   expiresAt: "2026-11-09T12:00:00.000Z",
   expiresInDays: 6,
+  maxVisits: null,
+  visitsLeft: null,
 };
 
 /** A protected link as the list shows it to a client without its unlock cookie. */
@@ -46,6 +50,8 @@ export const EXAMPLE_PROTECTED_ENTRY: LinkListEntry = {
   clicks: 0,
   protected: true,
   lastUsedAt: null,
+  maxVisits: 1,
+  visitsLeft: 1,
 };
 
 /** A link as unshorten answers it. */
@@ -58,4 +64,6 @@ export const EXAMPLE_UNSHORTEN: UnshortenView = {
   createdAt: "2026-11-02T12:00:00.000Z",
   expiresAt: "2026-11-09T12:00:00.000Z",
   expiresInDays: 6,
+  maxVisits: null,
+  visitsLeft: null,
 };

@@ -173,9 +173,9 @@ export function createFormErrorPage(
   error: DomainError,
   status: number,
 ): Response {
-  const { url, slug, title, note } = fields;
+  const { url, slug, title, note, maxVisits } = fields;
   const create = {
-    values: { url, slug, title, note, passDropped: Boolean(fields.pass) },
+    values: { url, slug, title, note, maxVisits, passDropped: Boolean(fields.pass) },
     error: error.message,
     errorField: fieldOf(error),
   };

@@ -12,6 +12,7 @@ import {
   InvalidInputError,
   LinkExpiredError,
   LinkNotFoundError,
+  LinkUsedUpError,
   NotProtectedError,
   PreviewRefusedError,
   RateLimitedError,
@@ -38,6 +39,7 @@ export function statusOf(error: DomainError): ErrorStatus {
   if (error instanceof LinkNotFoundError) return 404;
   if (error instanceof SlugTakenError) return 409;
   if (error instanceof LinkExpiredError) return 410;
+  if (error instanceof LinkUsedUpError) return 410;
   if (error instanceof RateLimitedError) return 429;
   if (error instanceof StoreUnavailableError) return 503;
   if (error instanceof BusyError) return 503;
@@ -120,6 +122,9 @@ function domainErrorResponse(c: Context<AppEnv>, error: DomainError, log: Logger
     : error instanceof BusyError
     ? { "Retry-After": String(error.retryAfterSeconds) }
     : {};
+  if (error instanceof LinkUsedUpError && c.req.path.startsWith("/api/")) {
+    return c.json({ error: error.message, slug: error.slug, usedUp: true }, status);
+  }
   if (error instanceof LinkExpiredError && c.req.path.startsWith("/api/")) {
     return c.json({
       error: error.message,

@@ -3,10 +3,15 @@
  * @module
  */
 import { Hono } from "hono";
-import { createLink, createLinkInput, toLinkView } from "../../lib/links/mod.ts";
+import {
+  createLink,
+  createLinkInput,
+  toLinkView,
+  withFormVisitLimit,
+} from "../../lib/links/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
-import { readObjectBody } from "../_lib/body.ts";
+import { isFormPost, readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { createFormErrorPage, toMadeLink } from "../_lib/home.tsx";
 import { isBrowserForm } from "../_lib/negotiate.ts";
@@ -25,7 +30,9 @@ export const spec: RouteSpec = {
     description: "Makes a link that lives seven days. A `url` without `scheme://` gets " +
       "`https://`; only http(s) URLs with a real host, not this service's, are taken. Without " +
       "`slug`, seven random base62 characters are drawn. With `pass`, the link is protected: " +
-      "its redirect needs the unlock cookie, and its destination is withheld elsewhere. Empty " +
+      "its redirect needs the unlock cookie, and its destination is withheld elsewhere. With " +
+      "`maxVisits`, the link opens for at most that many people (bots, link-preview crawlers " +
+      "and HEAD never count) and its last visit retires it; a form sends it as digits. Empty " +
       "or `null` optional fields count as absent; unknown fields are ignored. A browser's plain " +
       "HTML form post that succeeds answers 303 to `/?made=<slug>`, the start page with the " +
       "link's card for the browser that made it (a cookie, `lapse_made`, says so for an hour); " +
@@ -33,7 +40,12 @@ export const spec: RouteSpec = {
       "status below.",
     body: {
       schema: createLinkInput,
-      example: { url: "example.com/a/long/path", slug: "hello", title: "A long path" },
+      example: {
+        url: "example.com/a/long/path",
+        slug: "hello",
+        title: "A long path",
+        maxVisits: 5,
+      },
       form: true,
     },
     responses: {
@@ -75,7 +87,8 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     formErrorPage(createFormErrorPage),
     rateLimit(deps, RATE_LIMITS.create),
     async (c) => {
-      const input = parseInput(createLinkInput, await readObjectBody(c));
+      const body = await readObjectBody(c);
+      const input = parseInput(createLinkInput, isFormPost(c) ? withFormVisitLimit(body) : body);
       const record = await createLink(store, input, { serviceHost: config.serviceHost });
       const view = toLinkView(record, { baseUrl: config.baseUrl, now: store.now() });
       // A browser goes on to the new link's card (post, redirect, get): reloading it, or going

@@ -4,11 +4,13 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { expiredErrorBody } from "../../lib/error_bodies.ts";
-import { LinkExpiredError, LinkNotFoundError } from "../../lib/errors.ts";
+import { expiredErrorBody, usedUpErrorBody } from "../../lib/error_bodies.ts";
+import { LinkExpiredError, LinkNotFoundError, LinkUsedUpError } from "../../lib/errors.ts";
 import {
+  findUsedUpLink,
   lookupLink,
   readCounters,
+  readVisitsLeft,
   slugFromReference,
   toUnshortenView,
   unshortenQuery,
@@ -29,8 +31,9 @@ export const spec: RouteSpec = {
     summary: "Expand a slug or short URL",
     description: "Takes a bare slug or a full short URL of this service (its host or the `www.` " +
       "variant; another host is an invalid slug). A protected link's destination is `null` " +
-      "unless the request carries its unlock cookie. An expired link answers 410, one that " +
-      "never existed 404. Not rate limited.",
+      "unless the request carries its unlock cookie. An expired link answers 410, as does one " +
+      "whose last visit used it up (`usedUp`, until its deadline), one that never existed 404. " +
+      "Not rate limited.",
     query: unshortenQuery,
     parameterExample: { slug: `${EXAMPLE_ORIGIN}/hello` },
     responses: {
@@ -40,8 +43,8 @@ export const spec: RouteSpec = {
       }),
       400: errorResponse("No reference, or not one of this service's links", "invalid slug"),
       404: errorResponse("No link ever had the slug", new LinkNotFoundError("hello").message),
-      410: jsonResponse("The link existed and its time is up", {
-        schema: expiredErrorBody,
+      410: jsonResponse("The link existed and its time is up, or its last visit used it up", {
+        schema: z.union([expiredErrorBody, usedUpErrorBody]),
         example: {
           error: new LinkExpiredError("hello", Date.parse(EXPIRED_AT)).message,
           slug: "hello",
@@ -63,13 +66,19 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     const reference = parseQuery(c, unshortenQuery);
     const slug = slugFromReference(reference, config.serviceHost, { port: servicePort });
     const found = await lookupLink(store, slug);
-    if (found.status === "missing") throw new LinkNotFoundError(slug);
+    if (found.status === "missing") {
+      if (await findUsedUpLink(store, slug) !== null) throw new LinkUsedUpError(slug);
+      throw new LinkNotFoundError(slug);
+    }
     if (found.status === "expired") throw new LinkExpiredError(slug, found.record.expiresAt);
-    const [counters] = await readCounters(store, [found.record.id]);
+    const [[counters], [visitsLeft]] = await Promise.all([
+      readCounters(store, [found.record.id]),
+      readVisitsLeft(store, [found.record]),
+    ]);
     const unlocked = await isUnlocked(c, deps, found.record);
     // Its figures move, and with the cookie it shows a protected destination: no cache keeps it.
     return c.json(
-      toUnshortenView(found.record, counters!, {
+      toUnshortenView(found.record, { ...counters!, visitsLeft: visitsLeft! }, {
         baseUrl: config.baseUrl,
         now: store.now(),
         unlocked,

@@ -97,9 +97,11 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
 export const LINK_VIEW_FIELDS: readonly string[] = [
   "expiresAt",
   "expiresInDays",
+  "maxVisits",
   "protected",
   "shortUrl",
   "slug",
   "title",
   "url",
+  "visitsLeft",
 ];

@@ -281,6 +281,18 @@ export function hostileValue(slugs: string[] = []): fc.Arbitrary<unknown> {
 const ABSENT = Symbol("absent");
 
 /**
+ * A visit limit: whole numbers in and out of bounds, fractions, numbers in strings, `null`, odd
+ * numbers JSON can carry, or any hostile value.
+ */
+function visitLimit(value: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.integer({ min: -3, max: 12_000 }),
+    fc.constantFrom(0, 1, 10_000, 10_001, 1.5, -0, 1e308, -1e308, 2 ** 53, "3", "", " 3", null),
+    value,
+  );
+}
+
+/**
  * A body object for `endpoint`: each documented field left out, taken from the document's
  * example, or hostile; plus extra keys.
  */
@@ -291,13 +303,17 @@ function hostileObject(endpoint: Endpoint, slugs: string[]) {
   const fieldValue = (name: string): fc.Arbitrary<unknown> => {
     const value = hostileValue(slugs);
     if (name === "urls") {
-      const row = fc.oneof(value, fc.record({ url: value, slug: value }, { requiredKeys: [] }));
+      const row = fc.oneof(
+        value,
+        fc.record({ url: value, slug: value, maxVisits: visitLimit(value) }, { requiredKeys: [] }),
+      );
       return fc.oneof(fc.array(row, { maxLength: 12 }), value);
     }
     // Fresh names too, so some creates and bulk rows go through and change what is stored.
     if (name === "slug") {
       return fc.oneof(value, fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_-]{2,20}$/));
     }
+    if (name === "maxVisits") return visitLimit(value);
     // A password only now and then, and then mostly a bad one: each good one costs a hash.
     if (name === "pass") {
       return fc.oneof({ weight: 6, arbitrary: fc.constantFrom("", null, 7, [], {}) }, {

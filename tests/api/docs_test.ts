@@ -54,7 +54,7 @@ Deno.test("GET /docs shows the body fields and example JSON of POST /api/create"
   const create = page.getElementById("postCreate")!;
   const fields = [...create.querySelectorAll("table")[0]!.querySelectorAll("tbody tr")]
     .map((row) => row.querySelector("td code")?.textContent);
-  assertEquals(fields, ["url", "title", "note", "slug", "pass"]);
+  assertEquals(fields, ["url", "title", "note", "slug", "maxVisits", "pass"]);
   const examples = [...create.querySelectorAll("pre")].map((pre) => pre.textContent ?? "");
   assertStringIncludes(examples[0]!, "curl -X POST 'http://sho.rt/api/create'");
   assertEquals(JSON.parse(examples[1]!).url, "example.com/a/long/path");

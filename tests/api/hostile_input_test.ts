@@ -29,7 +29,14 @@ const KEPT: Record<string, string>[] = [
 ];
 
 /** Links the battery aims at, and may unlock, visit, remove or claim again. */
-const FIXTURES = ["fixture-open", "fixture-locked", "fixture-expired", "Fixture-Case", "ab"];
+const FIXTURES = [
+  "fixture-open",
+  "fixture-locked",
+  "fixture-expired",
+  "Fixture-Case",
+  "ab",
+  "fixture-twice",
+];
 
 interface Tally {
   cases: number;
@@ -40,7 +47,7 @@ interface Tally {
 }
 
 async function seed(t: TestApp): Promise<void> {
-  const make = async (body: Record<string, string>) => {
+  const make = async (body: Record<string, unknown>) => {
     const res = await t.json("/api/create", body, { client: "198.51.100.1" });
     assertEquals(res.status, 201, JSON.stringify(await res.json()));
   };
@@ -49,6 +56,8 @@ async function seed(t: TestApp): Promise<void> {
   await make({ url: "example.com/open", slug: "fixture-open" });
   await make({ url: "example.com/locked", slug: "fixture-locked", pass: "hunter2" });
   await make({ url: "example.com/case", slug: "Fixture-Case" });
+  // Opens for two people: the battery's visits may use it up, which retires it.
+  await make({ url: "example.com/twice", slug: "fixture-twice", maxVisits: 2 });
   const legacy = { ab: { url: "example.com/legacy", clicks: "many" } };
   await importLegacyLinks(t.store, legacy, { serviceHost: t.config.serviceHost });
   for (const link of KEPT) await make(link);

@@ -30,6 +30,8 @@ Deno.test("GET /api/links is a bare array of live links, newest first", async ()
     lastUsedAt: null,
     expiresAt: new Date(t.now() - 2000 + WEEK).toISOString(),
     expiresInDays: 7,
+    maxVisits: null,
+    visitsLeft: null,
   });
   assertEquals(links[0].url, null);
   assertEquals(links[0].host, null);
@@ -73,7 +75,7 @@ Deno.test("GET /api/export?format=csv gives a header row of the list fields", as
   const [header, row, end] = (await res.text()).split("\r\n");
   assertEquals(
     header,
-    "slug,shortUrl,url,host,title,note,clicks,protected,createdAt,lastUsedAt,expiresAt,expiresInDays",
+    "slug,shortUrl,url,host,title,note,clicks,protected,createdAt,lastUsedAt,expiresAt,expiresInDays,maxVisits,visitsLeft",
   );
   assertStringIncludes(
     row!,

@@ -49,6 +49,8 @@ Deno.test("GET /api/unshorten expands a slug or a short URL of this service", as
     createdAt: new Date(t.now()).toISOString(),
     expiresAt: made.expiresAt,
     expiresInDays: 7,
+    maxVisits: null,
+    visitsLeft: null,
   };
   for (const ref of ["short", "http://sho.rt/short", "https://www.sho.rt/short", "sho.rt/short"]) {
     const res = await t.request(`/api/unshorten?slug=${encodeURIComponent(ref)}`);

@@ -124,7 +124,7 @@ Deno.test("the start page's create form posts the API's field names to /api/crea
   const create = doc.querySelector('form[action="/api/create"]');
   assertEquals(create.getAttribute("method"), "post");
   const names = [...create.querySelectorAll("[name]")].map((el: Doc) => el.getAttribute("name"));
-  assertEquals(names, ["url", "slug", "title", "note", "pass"]);
+  assertEquals(names, ["url", "slug", "title", "note", "pass", "maxVisits"]);
   for (const control of create.querySelectorAll("input, textarea")) {
     const label = doc.querySelector(`label[for="${control.id}"]`);
     assert(label?.textContent.trim(), `label of ${control.getAttribute("name")}`);

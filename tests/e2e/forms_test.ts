@@ -7,6 +7,7 @@ import {
   waitForIslands,
   watchedPage,
 } from "./_browser.ts";
+import { DESKTOP_UA } from "../_helpers/visits.ts";
 
 // Long enough for a local service, short enough that a page that never arrives fails quickly.
 const ARRIVAL_MS = 10_000;
@@ -144,6 +145,41 @@ Deno.test({
         await page.context().close();
       },
     );
+
+    for (const javaScriptEnabled of [true, false]) {
+      await t.step(
+        `a link made to open once through the form opens once (JavaScript ${
+          javaScriptEnabled ? "on" : "off"
+        })`,
+        async () => {
+          // Headless Chromium names itself HeadlessChrome, which the click figures count as a
+          // bot: this visitor is a person's browser.
+          const { page, problems } = await watchedPage(f, {
+            javaScriptEnabled,
+            userAgent: DESKTOP_UA,
+          });
+          await page.goto("/");
+          if (javaScriptEnabled) await waitForIslands(page);
+          const path = `/once-${javaScriptEnabled ? "js" : "plain"}`;
+          await page.getByLabel("Destination", { exact: true }).fill(`${f.destination}${path}`);
+          await page.getByLabel("Opens at most N times (optional)").fill("1");
+          await page.getByRole("button", { name: "Shorten", exact: true }).click();
+          await page.locator(".result").waitFor();
+          const shortUrl = await page.locator(".short-url a").getAttribute("href");
+          assert(shortUrl, "the card links to the short URL");
+          await page.goto(shortUrl);
+          await page.waitForURL(`${f.destination}${path}`, { timeout: ARRIVAL_MS });
+          const again = await page.goto(shortUrl);
+          assertEquals(again?.status(), 404);
+          assertStringIncludes(await page.textContent("main") ?? "", "was used up");
+          // A person's visit used it up: it has left the list.
+          await page.goto(`/links?q=${path.slice(1)}`);
+          assertEquals(await page.locator(`#link-${path.slice(1)}`).count(), 0);
+          assertEquals(problems, []);
+          await page.context().close();
+        },
+      );
+    }
 
     await t.step(
       "bulk results take focus, and a later refusal clears them and takes focus itself",
