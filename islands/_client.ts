@@ -11,6 +11,7 @@ type IslandModule = { default: ComponentType<any> };
 /** Every island, by the name `components/Island.tsx` writes in `data-island`. */
 export const ISLANDS: Readonly<Record<string, () => Promise<IslandModule>>> = {
   BulkForm: () => import("./BulkForm.tsx"),
+  CopyLink: () => import("./CopyLink.tsx"),
   CreateForm: () => import("./CreateForm.tsx"),
   DeleteLink: () => import("./DeleteLink.tsx"),
   LinkFilter: () => import("./LinkFilter.tsx"),
