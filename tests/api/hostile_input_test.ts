@@ -116,6 +116,15 @@ async function judge(request: Request, res: Response): Promise<string[]> {
       }
     }
   }
+  // One link's figures never hold a destination, protected or not.
+  if (
+    path === "/api/stats" && res.status === 200 && new URL(request.url).searchParams.has("slug")
+  ) {
+    // Referrers are hosts alone, so a destination's path can only come from the link itself.
+    if (/example\.(com|org|net)\/|"url"/.test(text)) {
+      wrong.push(`per-link stats name a destination: ${text.slice(0, 200)}`);
+    }
+  }
   return wrong;
 }
 
