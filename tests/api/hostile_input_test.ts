@@ -95,6 +95,9 @@ async function judge(request: Request, res: Response): Promise<string[]> {
   const api = path === "/api" || path.startsWith("/api/");
   if (res.status >= 500) wrong.push(`status ${res.status}: ${text.slice(0, 300)}`);
   if (res.headers.get("access-control-allow-origin") !== "*") wrong.push("no CORS header");
+  if (!res.headers.get("access-control-expose-headers")?.includes("RateLimit-Remaining")) {
+    wrong.push("no exposed headers");
+  }
   if (text.includes('"compilerOptions"')) wrong.push("served a file outside static/");
   if (res.status === 429 && !/^\d+$/.test(res.headers.get("retry-after") ?? "")) {
     wrong.push("429 without Retry-After");
