@@ -1,6 +1,7 @@
-import type { Stats, StatsCount } from "../lib/stats/types.ts";
+import type { Stats } from "../lib/stats/types.ts";
 import { formatCount, linkPagePath, plural } from "../islands/_parts/format.ts";
 import { BarList } from "./charts/BarList.tsx";
+import { Breakdown } from "./charts/Breakdown.tsx";
 import { ColumnChart } from "./charts/ColumnChart.tsx";
 import { Layout } from "./Layout.tsx";
 
@@ -104,31 +105,5 @@ function Figure({ name, value }: { name: string; value: number }) {
       <dt>{name}</dt>
       <dd>{formatCount(value)}</dd>
     </div>
-  );
-}
-
-/** Props of {@linkcode Breakdown}. */
-interface BreakdownProps {
-  /** Makes the heading's id. */
-  id: string;
-  title: string;
-  /** The bar list's accessible name. */
-  label: string;
-  /** What to say when there is nothing to draw. */
-  empty: string;
-  counts: StatsCount[];
-}
-
-/** One breakdown of the stats (referrers, devices, countries) as a card with a bar list. */
-function Breakdown({ id, title, label, empty, counts }: BreakdownProps) {
-  return (
-    <section class="card" aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>{title}</h2>
-      <BarList
-        label={label}
-        empty={empty}
-        items={counts.map(({ name, clicks }) => ({ name, value: clicks }))}
-      />
-    </section>
   );
 }

@@ -38,6 +38,22 @@ export async function notFound(
   const missing = slug === null || found === null
     ? { kind: "none" as const }
     : describe(slug, found);
+  return notFoundPage(path, missing);
+}
+
+/**
+ * The 404 page for a page about the link `slug` (its own page, `/links/<slug>`) that no live
+ * link has: it says where an expired link pointed, or that the name is free, as `/<slug>` does.
+ */
+export async function linkNotFound(deps: AppDeps, path: string, slug: string): Promise<Response> {
+  const found = mayNameLink(slug) ? await lookupLink(deps.store, slug) : null;
+  const missing = found === null || found.status === "live"
+    ? { kind: "none" as const }
+    : describe(slug, found);
+  return notFoundPage(path, missing);
+}
+
+function notFoundPage(path: string, missing: MissingLink): Response {
   return renderPage(<NotFoundPage path={path} missing={missing} />, 404, {
     "Cache-Control": "no-store",
   });

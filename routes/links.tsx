@@ -4,6 +4,7 @@
  * @module
  */
 import { Hono } from "hono";
+import { LinkPage } from "../components/LinkPage.tsx";
 import { LinksPage } from "../components/LinksPage.tsx";
 import { RemovePage } from "../components/RemovePage.tsx";
 import { LinkNotFoundError } from "../lib/errors.ts";
@@ -13,14 +14,18 @@ import {
   getLiveLink,
   isLinkCursor,
   isSlugLike,
+  shortUrlOf,
+  visibleUrl,
 } from "../lib/links/mod.ts";
 import { RATE_LIMITS } from "../lib/rate_limit/mod.ts";
+import { readLinkFigures } from "../lib/stats/mod.ts";
 import { parseInput } from "../lib/validation.ts";
 import { readObjectBody } from "./_lib/body.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
 import { redirectWithPolicy } from "./_lib/redirect.ts";
 import { removeLinkOf } from "./_lib/remove.ts";
+import { linkNotFound } from "./_404.tsx";
 import { rateLimit } from "./_middleware/rate_limit.ts";
 
 /** Links on a page; the next are a cursor away. */
@@ -30,7 +35,8 @@ export const PAGE_SIZE = 50;
 const MAX_QUERY = 200;
 
 /**
- * The route. `GET /links?q=&cursor=` lists a page of the live links matching `q`, newest first,
+ * The route. `GET /links/<slug>` is a live link's own page, with its figures (an unknown or
+ * expired slug gets the 404 page). `GET /links?q=&cursor=` lists a page of the live links matching `q`, newest first,
  * from the cursor a page before gave (a cursor that is not one is taken as none). `POST /links/remove` with `slug`
  * answers a page asking to confirm; with `confirm=yes` too it deletes the link and answers 303 to
  * `/links?removed=<slug>`, keeping the filter `q` it was sent; an unknown slug gets the 404 error
@@ -63,6 +69,25 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
           now={deps.store.now()}
           lifetimeMs={deps.config.linkTtlMs}
           removed={gone ? removed : undefined}
+        />
+      );
+      return renderPage(page, 200, { "Cache-Control": "no-store" });
+    })
+    // A link's own page shares the stats' allowance: it reads the same figures.
+    .get("/:slug", rateLimit(deps, RATE_LIMITS.stats), async (c) => {
+      const slug = c.req.param("slug");
+      const now = deps.store.now();
+      const found = isSlugLike(slug) ? await readLinkFigures(deps.store, slug, now) : null;
+      // The destination, from the record itself: never a protected one, whatever the cookies.
+      const record = found?.status === "live" ? await getLiveLink(deps.store, slug) : null;
+      if (found?.status !== "live" || record === null) return linkNotFound(deps, c.req.path, slug);
+      const page = (
+        <LinkPage
+          figures={found.figures}
+          shortUrl={shortUrlOf(slug, deps.config.baseUrl)}
+          url={visibleUrl(record)}
+          now={now}
+          lifetimeMs={deps.config.linkTtlMs}
         />
       );
       return renderPage(page, 200, { "Cache-Control": "no-store" });
