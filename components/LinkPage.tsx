@@ -15,6 +15,8 @@ export interface LinkPageProps {
   shortUrl: string;
   /** Its destination, `null` for a protected link (never shown here). */
   url: string | null;
+  /** Its note, `""` when none. */
+  note: string;
   /** When the page is told (epoch ms). */
   now: number;
   /** A link's whole life (ms), the length of its time bar. */
@@ -26,7 +28,7 @@ export interface LinkPageProps {
  * protected), its time left, when it was made and last used, and its clicks drawn as the
  * service-wide stats are: per day, by referrer, device and country.
  */
-export function LinkPage({ figures, shortUrl, url, now, lifetimeMs }: LinkPageProps) {
+export function LinkPage({ figures, shortUrl, url, note, now, lifetimeMs }: LinkPageProps) {
   const { slug } = figures;
   const expiresAt = new Date(figures.expiresAt).toISOString();
   const createdAt = new Date(figures.createdAt).toISOString();
@@ -80,6 +82,12 @@ export function LinkPage({ figures, shortUrl, url, now, lifetimeMs }: LinkPagePr
             <dl class="facts">
               <dt>Goes to</dt>
               {url === null ? <dd>Hidden: protected by a password</dd> : <dd class="url">{url}</dd>}
+              {note && (
+                <>
+                  <dt>Note</dt>
+                  <dd class="note">{note}</dd>
+                </>
+              )}
               <dt>Made</dt>
               <dd>
                 <time datetime={createdAt}>{formatTime(createdAt)}</time>

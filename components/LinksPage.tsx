@@ -97,6 +97,7 @@ function LinkRow({ entry, q, now, lifetimeMs }: { entry: LinkListEntry } & Links
           {entry.protected && <span class="badge">Protected</span>}
         </div>
         {entry.title && <bdi class="link-title" title={entry.title}>{entry.title}</bdi>}
+        {entry.note && <p class="link-note muted" title={entry.note}>{entry.note}</p>}
       </div>
       <div class="row-dest">
         {entry.url === null ? <span class="muted">Destination hidden</span> : (

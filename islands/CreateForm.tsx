@@ -152,6 +152,14 @@ export default function CreateForm(props: CreateFormProps) {
               />
               <FieldError id="create-error" error={error} here={errorField === "title"} />
             </div>
+            <div class="field span">
+              <label for="create-note">Note (optional)</label>
+              {/* Uncontrolled: its text is the server's value, and a reset empties it. */}
+              <textarea id="create-note" name="note" rows={2} maxLength={500} {...aria("note")}>
+                {values.note ?? ""}
+              </textarea>
+              <FieldError id="create-error" error={error} here={errorField === "note"} />
+            </div>
             <div class="field">
               <label for="create-pass">Password (optional)</label>
               <input
@@ -169,14 +177,7 @@ export default function CreateForm(props: CreateFormProps) {
                   : "Visitors must enter it before they are sent on."}
               </p>
             </div>
-            <div class="field span">
-              <label for="create-note">Note (optional)</label>
-              {/* Uncontrolled: its text is the server's value, and a reset empties it. */}
-              <textarea id="create-note" name="note" rows={2} maxLength={500} {...aria("note")}>
-                {values.note ?? ""}
-              </textarea>
-              <FieldError id="create-error" error={error} here={errorField === "note"} />
-            </div>
+            {/* Room beside the password for a limit on visits. */}
           </div>
         </details>
         <FieldError

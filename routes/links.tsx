@@ -86,6 +86,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
           figures={found.figures}
           shortUrl={shortUrlOf(slug, deps.config.baseUrl)}
           url={visibleUrl(record)}
+          note={record.note}
           now={now}
           lifetimeMs={deps.config.linkTtlMs}
         />
