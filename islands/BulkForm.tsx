@@ -1,9 +1,8 @@
 import { useState } from "preact/hooks";
 import type { LinkView } from "../lib/links/record.ts";
-import { fieldAria, fieldNamed, useFocusAfterRender } from "./_parts/aria.ts";
+import { fieldAria, FieldError, useFocusAfterRender } from "./_parts/aria.tsx";
 import { CopyButton } from "./_parts/CopyButton.tsx";
-import { daysLeft, formatTime, shownError } from "./_parts/format.ts";
-import { FieldError } from "./_parts/FieldError.tsx";
+import { daysLeft, fieldNamed, formatTime, shownError } from "./_parts/format.ts";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { rememberLinks } from "./_parts/recent.ts";
 

@@ -8,9 +8,11 @@ export interface CopyLinkProps {
   target: string;
   /** The button's name, beginning with "Copy". */
   label: string;
+  /** The list's smaller button (default), or the full-sized one of a page about one link. */
+  small?: boolean;
 }
 
 /** A copy button for a short URL shown on a server-rendered page (a row of /links, say). */
-export default function CopyLink({ text, target, label }: CopyLinkProps) {
-  return <CopyButton text={text} target={target} label={label} small />;
+export default function CopyLink({ text, target, label, small = true }: CopyLinkProps) {
+  return <CopyButton text={text} target={target} label={label} small={small} />;
 }

@@ -1,11 +1,11 @@
 import { useRef, useState } from "preact/hooks";
 import type { LinkView } from "../lib/links/record.ts";
-import { fieldAria, fieldNamed, useFocusAfterRender } from "./_parts/aria.ts";
+import { fieldAria, FieldError, useFocusAfterRender } from "./_parts/aria.tsx";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { LinkCard } from "./_parts/LinkCard.tsx";
 import { rememberLinks } from "./_parts/recent.ts";
 import { SlugHint } from "./_parts/SlugHint.tsx";
-import { FieldError } from "./_parts/FieldError.tsx";
+import { fieldNamed } from "./_parts/format.ts";
 
 /** Values to show in the form's fields (after a refused post, or a slug from the 404 page). */
 export interface CreateFormValues {

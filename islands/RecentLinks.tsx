@@ -1,6 +1,6 @@
 import { useEffect } from "preact/hooks";
 import { daysLeft, formatTime } from "./_parts/format.ts";
-import { forgetRecent, isWebAddress, loadRecent, recentLinks } from "./_parts/recent.ts";
+import { forgetRecent, isWebAddress, loadRecent, useRecentLinks } from "./_parts/recent.ts";
 
 /** Props of the recent links island: none, the list lives in this browser. */
 export type RecentLinksProps = Record<string, unknown>;
@@ -12,8 +12,8 @@ const DAY_MS = 24 * 3600 * 1000;
  * nothing of them, so it renders nothing; the list appears once the island has read storage.
  */
 export default function RecentLinks(_props: RecentLinksProps) {
+  const links = useRecentLinks();
   useEffect(() => loadRecent(), []);
-  const links = recentLinks.value;
   if (links.length === 0) return null;
   const now = Date.now();
   return (

@@ -2,7 +2,15 @@
  * Wording shared by the pages and the islands.
  * @module
  */
-import { fieldNamed } from "./aria.ts";
+
+/**
+ * The field a refusal's sentence is about, of `fields`: the service's sentences begin with the
+ * field's name (`url must use http or https`, `slug "x" is already taken`). `null` for any other.
+ */
+export function fieldNamed(sentence: string, fields: readonly string[]): string | null {
+  const first = /^[a-z]+/.exec(sentence)?.[0];
+  return first !== undefined && fields.includes(first) ? first : null;
+}
 
 /** An ISO time as `YYYY-MM-DD HH:MM UTC`. */
 export function formatTime(iso: string): string {
