@@ -69,7 +69,7 @@ export function LinkPage({ figures, shortUrl, url, note, now, lifetimeMs }: Link
             </p>
             <Island
               component={CopyLink}
-              props={{ text: shortUrl, target: "link-short-url", label: "Copy" }}
+              props={{ text: shortUrl, target: "link-short-url", label: "Copy", small: false }}
             />
             <p class="expiry">
               Expires in <strong>{timeLeft(expiresAt, now)}</strong>

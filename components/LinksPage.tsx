@@ -88,7 +88,7 @@ function LinkRow({ entry, q, now, lifetimeMs }: { entry: LinkListEntry } & Links
     <li id={rowId} class="link-row" data-search={searchTextOf(entry)}>
       <div class="row-name">
         <div class="row-name-top">
-          <a class="link-slug" href={entry.shortUrl}>/{entry.slug}</a>
+          <a class="link-slug url" href={entry.shortUrl}>/{entry.slug}</a>
           <span id={urlId} class="visually-hidden">{entry.shortUrl}</span>
           <Island
             component={CopyLink}
