@@ -26,6 +26,7 @@ export function ApiDocsPage({ document, documentPath }: ApiDocsPageProps) {
       title="API"
       description="The lapse HTTP API, endpoint by endpoint: parameters, answers, rate limits and curl examples, from its OpenAPI document."
       current="/docs"
+      styles={["/static/docs.css"]}
       wide
     >
       <h1>API</h1>

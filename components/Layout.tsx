@@ -11,6 +11,8 @@ export interface LayoutProps {
   children: ComponentChildren;
   /** Island bundles this page loads, as paths under `/static/`. */
   scripts?: string[];
+  /** Stylesheets of this page alone, after the one every page loads. */
+  styles?: string[];
   /** Path of the navigation entry to mark as the current page. */
   current?: string;
   /** Whether the page takes the wide column (the API reference, with its contents beside it). */
@@ -27,7 +29,7 @@ const NAV = [
 
 /** The frame of every page: head, navigation, main content and footer. */
 export function Layout(
-  { title, description, children, scripts = [], current, wide = false }: LayoutProps,
+  { title, description, children, scripts = [], styles = [], current, wide = false }: LayoutProps,
 ) {
   return (
     <html lang="en">
@@ -40,6 +42,7 @@ export function Layout(
         <meta name="theme-color" content="#141417" media="(prefers-color-scheme: dark)" />
         <title>{`${title} · lapse`}</title>
         <link rel="stylesheet" href="/static/style.css" />
+        {styles.map((href) => <link key={href} rel="stylesheet" href={href} />)}
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         {scripts.map((src) => <script key={src} type="module" src={src} defer />)}
       </head>
