@@ -4,7 +4,7 @@ import { fieldAria, FieldError, useFocusAfterRender } from "./_parts/aria.tsx";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { LinkCard } from "./_parts/LinkCard.tsx";
 import { rememberLinks } from "./_parts/recent.ts";
-import { SlugHint } from "./_parts/SlugHint.tsx";
+import { MoreFields } from "./_parts/MoreFields.tsx";
 import { fieldNamed } from "./_parts/format.ts";
 
 /** Values to show in the form's fields (after a refused post, or a slug from the 404 page). */
@@ -122,63 +122,15 @@ export default function CreateForm(props: CreateFormProps) {
         {/* Open by itself when one of its fields holds a value the page brought back. */}
         <details ref={more} class="more" open={moreOpen(values, errorField)}>
           <summary>More options</summary>
-          <div class="more-fields">
-            <div class="field">
-              <label for="create-slug">Custom name (optional)</label>
-              <input
-                id="create-slug"
-                name="slug"
-                type="text"
-                autocomplete="off"
-                spellcheck={false}
-                maxLength={48}
-                value={fields.slug}
-                onInput={update}
-                {...aria("slug", "create-slug-hint")}
-              />
-              <FieldError id="create-error" error={error} here={errorField === "slug"} />
-              <SlugHint id="create-slug-hint" slug={fields.slug} pattern={slugPattern} />
-            </div>
-            <div class="field">
-              <label for="create-title">Title (optional)</label>
-              <input
-                id="create-title"
-                name="title"
-                type="text"
-                maxLength={200}
-                value={fields.title}
-                onInput={update}
-                {...aria("title")}
-              />
-              <FieldError id="create-error" error={error} here={errorField === "title"} />
-            </div>
-            <div class="field span">
-              <label for="create-note">Note (optional)</label>
-              {/* Uncontrolled: its text is the server's value, and a reset empties it. */}
-              <textarea id="create-note" name="note" rows={2} maxLength={500} {...aria("note")}>
-                {values.note ?? ""}
-              </textarea>
-              <FieldError id="create-error" error={error} here={errorField === "note"} />
-            </div>
-            <div class="field">
-              <label for="create-pass">Password (optional)</label>
-              <input
-                id="create-pass"
-                name="pass"
-                type="password"
-                autocomplete="new-password"
-                maxLength={128}
-                {...aria("pass", "create-pass-help")}
-              />
-              <FieldError id="create-error" error={error} here={errorField === "pass"} />
-              <p id="create-pass-help" class="hint muted">
-                {values.passDropped
-                  ? "Type it again: a refused form does not send it back."
-                  : "Visitors must enter it before they are sent on."}
-              </p>
-            </div>
-            {/* Room beside the password for a limit on visits. */}
-          </div>
+          <MoreFields
+            fields={fields}
+            values={values}
+            update={update}
+            aria={aria}
+            error={error}
+            errorField={errorField}
+            slugPattern={slugPattern}
+          />
         </details>
         <FieldError
           id="create-error"
