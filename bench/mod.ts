@@ -1,11 +1,13 @@
 /**
  * `deno task bench [section...]`: the service's benchmarks, figures printed, nothing asserted.
- * Sections: redirect, clicks, flush, creates, stats, listing, sweep, startup, passwords.
+ * Sections: redirect, clicks, flush, creates, stats, listing, sweep, startup, passwords; and,
+ * only when named, lighthouse (the pages' Lighthouse scores, which needs npm and Chromium).
  * @module
  */
 import { benchClickWait } from "./click_wait.ts";
 import { benchCreates } from "./creates.ts";
 import { benchFlush } from "./flush.ts";
+import { benchLighthouse } from "./lighthouse.ts";
 import { benchListing } from "./listing.ts";
 import { benchPasswords } from "./passwords.ts";
 import { benchRedirect } from "./redirect.ts";
@@ -23,9 +25,15 @@ const SECTIONS: Record<string, () => Promise<unknown>> = {
   sweep: () => benchSweep(),
   startup: () => benchStartup(),
   passwords: () => benchPasswords(),
+  lighthouse: () => benchLighthouse(),
 };
 
-const chosen = Deno.args.length > 0 ? Deno.args : Object.keys(SECTIONS);
+// Run only when named: it needs the npm registry and Chromium, and takes a minute.
+const NAMED_ONLY = new Set(["lighthouse"]);
+
+const chosen = Deno.args.length > 0
+  ? Deno.args
+  : Object.keys(SECTIONS).filter((name) => !NAMED_ONLY.has(name));
 console.log(
   `# lapse benchmarks — ${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, ` +
     `${Math.round(Deno.systemMemoryInfo().total / 2 ** 30)} GiB, Deno ${Deno.version.deno}`,

@@ -59,10 +59,17 @@ export async function benchStartup(): Promise<void> {
   );
 }
 
-/** The built files the home page loads: the client entry, its islands, and what they import. */
+/**
+ * The built files the home page loads on arrival: the client entry, its islands, and what they
+ * import. An island inside a closed `<details>` (bulk) loads only when that is opened.
+ */
 async function homePageScripts(): Promise<string[]> {
   const html = await (await import("./_home.ts")).homePageHtml();
-  const islands = [...html.matchAll(/data-island="(\w+)"/g)].map((m) => m[1]!);
+  const { DOMParser } = await import("linkedom");
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  const islands = [...doc.querySelectorAll("[data-island]")]
+    .filter((island) => island.closest("details:not([open])") === null)
+    .map((island) => island.getAttribute("data-island")!);
   const names = [...Deno.readDirSync(BUILD_DIR)].map((entry) => entry.name);
   const queue = [
     "_client.js",

@@ -3,7 +3,11 @@ import { Layout } from "./Layout.tsx";
 /** The about page: what the service is, the seven-day rule, and what it counts. */
 export function AboutPage() {
   return (
-    <Layout title="About" current="/about">
+    <Layout
+      title="About"
+      description="What lapse is: short links that live seven days, what it counts about visits, and what it keeps."
+      current="/about"
+    >
       <h1>About lapse</h1>
       <section class="card prose">
         <h2>Short links that lapse</h2>

@@ -22,46 +22,56 @@ interface Entry {
 export function ApiDocsPage({ document, documentPath }: ApiDocsPageProps) {
   const groups = groupByTag(document);
   return (
-    <Layout title="API">
-      <section class="card">
-        <h1>API</h1>
-        <p>
-          <InlineCode text={document.info.description} />
-        </p>
-        <p>
-          Server: <code>{document.servers[0]?.url}</code>. Version{" "}
-          {document.info.version}. The same reference as an OpenAPI 3.1 document:{" "}
-          <a href={documentPath}>{documentPath}</a>.
-        </p>
+    <Layout
+      title="API"
+      description="The lapse HTTP API, endpoint by endpoint: parameters, answers, rate limits and curl examples, from its OpenAPI document."
+      current="/docs"
+      styles={["/static/docs.css"]}
+      wide
+    >
+      <h1>API</h1>
+      <div class="docs">
         <nav aria-label="Endpoints" class="api-toc">
+          <h2 class="api-toc-tag">Contents</h2>
           {groups.map(({ tag, entries }) => (
             <div key={tag}>
-              <h2 class="api-toc-tag">{tag}</h2>
+              <h3 class="api-toc-tag">{tag}</h3>
               <ul>
                 {entries.map(({ path, method, operation }) => (
                   <li key={operation.operationId}>
-                    <a href={`#${operation.operationId}`}>
+                    <a href={`#${operation.operationId}`} title={operation.summary}>
                       <span class={`api-method api-method-${method}`}>{method.toUpperCase()}</span>
                       {" "}
                       <code>{path}</code>
-                    </a>{" "}
-                    <span class="muted">{operation.summary}</span>
+                    </a>
                   </li>
                 ))}
               </ul>
             </div>
           ))}
         </nav>
-      </section>
-      {groups.map(({ tag, description, entries }) => (
-        <section key={tag} class="api-group">
-          <h2>{tag}</h2>
-          {description && <p class="muted">{description}</p>}
-          {entries.map((entry) => (
-            <ApiOperation key={entry.operation.operationId} document={document} {...entry} />
+        <div>
+          <section class="card">
+            <p>
+              <InlineCode text={document.info.description} />
+            </p>
+            <p>
+              Server: <code>{document.servers[0]?.url}</code>. Version{" "}
+              {document.info.version}. The same reference as an OpenAPI 3.1 document:{" "}
+              <a href={documentPath}>{documentPath}</a>.
+            </p>
+          </section>
+          {groups.map(({ tag, description, entries }) => (
+            <section key={tag} class="api-group">
+              <h2>{tag}</h2>
+              {description && <p class="muted">{description}</p>}
+              {entries.map((entry) => (
+                <ApiOperation key={entry.operation.operationId} document={document} {...entry} />
+              ))}
+            </section>
           ))}
-        </section>
-      ))}
+        </div>
+      </div>
     </Layout>
   );
 }

@@ -180,7 +180,11 @@ export function FieldTable({ label, rows }: FieldTableProps) {
               <td>{row.required ? "yes" : "no"}</td>
               <td>
                 <InlineCode text={row.description} />
-                {row.rules && <span class="muted">{row.description ? " " : ""}({row.rules})</span>}
+                {row.rules && (
+                  <span class="muted">
+                    {row.description ? " " : ""}(<InlineCode text={row.rules} />)
+                  </span>
+                )}
               </td>
             </tr>
           ))}

@@ -12,7 +12,11 @@ const KINDS = [["added", "Added"], ["changed", "Changed"], ["fixed", "Fixed"]] a
 /** Every release, newest first, with what it added, changed and fixed. */
 export function ChangelogPage({ releases }: ChangelogPageProps) {
   return (
-    <Layout title="Changelog" current="/changelog">
+    <Layout
+      title="Changelog"
+      description="Every release of lapse, the link shortener whose links live seven days, and what each changed."
+      current="/changelog"
+    >
       <h1>Changelog</h1>
       <p class="lead">
         Every release, newest first; also as JSON at <a href="/api/changelog">/api/changelog</a>.

@@ -11,7 +11,7 @@ export interface ErrorPageProps {
 /** A page for an error on a page path (the store down, say). */
 export function ErrorPage({ status, message }: ErrorPageProps) {
   return (
-    <Layout title={`Error ${status}`}>
+    <Layout title={`Error ${status}`} description="Something went wrong on this lapse page.">
       <section class="card">
         <h1>Something went wrong</h1>
         <p>{message}</p>

@@ -12,15 +12,26 @@ export interface HomePageProps {
   bulk: BulkFormProps;
 }
 
-/** The start page: the create form, the bulk form, and the links made in this browser. */
+/**
+ * The start page: one destination field and its button first (the rest behind "More options"),
+ * a made link's card above them, then bulk behind its own disclosure, and the links made in
+ * this browser.
+ */
 export function HomePage({ create, bulk }: HomePageProps) {
   const bulkUsed = Boolean(bulk.error || bulk.rows || bulk.urls);
   // A refused post without JavaScript comes back to this page: the title says so first.
   const title = create.error || bulk.error ? "Error: Shorten a link" : "Shorten a link";
   return (
-    <Layout title={title} current="/" scripts={[ISLANDS_SCRIPT]}>
-      <h1>Make a short link</h1>
-      <p class="lead">Short links live seven days, then they are gone with their clicks.</p>
+    <Layout
+      title={title}
+      description="Make a short link that lives seven days: paste an address, get a short URL, a QR code and its clicks. No account needed."
+      current="/"
+      scripts={[ISLANDS_SCRIPT]}
+    >
+      <h1>Short links for one week</h1>
+      <p class="lead">
+        Paste a long address. The short link works for seven days, then it is gone.
+      </p>
       <Island component={CreateForm} props={create} />
       <details class="card bulk" open={bulkUsed}>
         <summary>Several links at once</summary>

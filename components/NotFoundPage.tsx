@@ -36,7 +36,10 @@ export interface NotFoundPageProps {
  */
 export function NotFoundPage({ path, missing }: NotFoundPageProps) {
   return (
-    <Layout title="Not found">
+    <Layout
+      title="Not found"
+      description="No live link or page has this address on lapse; an expired link says where it pointed."
+    >
       <section class="card">
         <h1>Not found</h1>
         {missing.kind === "expired" && (
@@ -49,7 +52,7 @@ export function NotFoundPage({ path, missing }: NotFoundPageProps) {
               ? <p>It was protected by a password, so where it pointed is not shown.</p>
               : (
                 <p>
-                  It pointed to <code class="destination">{missing.url}</code>.
+                  It pointed to <code class="destination url">{missing.url}</code>.
                 </p>
               )}
             {missing.claimable && (

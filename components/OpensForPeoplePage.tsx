@@ -13,7 +13,10 @@ export interface OpensForPeoplePageProps {
  */
 export function OpensForPeoplePage({ slug }: OpensForPeoplePageProps) {
   return (
-    <Layout title="A link for people">
+    <Layout
+      title="A link for people"
+      description="A lapse link that opens a limited number of times, for people only."
+    >
       <section class="card">
         <h1>This link opens for people</h1>
         <p>

@@ -14,7 +14,11 @@ export interface RemovePageProps {
 export function RemovePage({ slug, title, q = "" }: RemovePageProps) {
   const back = q ? `/links?${new URLSearchParams({ q })}` : "/links";
   return (
-    <Layout title={`Delete /${slug}`} current="/links">
+    <Layout
+      title={`Delete /${slug}`}
+      description="Confirm that this short link is to be deleted now."
+      current="/links"
+    >
       <section class="card stack">
         <h1>Delete /{slug}?</h1>
         {title && <p>{title}</p>}

@@ -1,7 +1,7 @@
-import type { Stats, StatsCount } from "../lib/stats/types.ts";
-import { plural } from "../islands/_parts/format.ts";
-import { linkRowId } from "./LinksPage.tsx";
+import type { Stats } from "../lib/stats/types.ts";
+import { formatCount, linkPagePath, plural } from "../islands/_parts/format.ts";
 import { BarList } from "./charts/BarList.tsx";
+import { Breakdown } from "./charts/Breakdown.tsx";
 import { ColumnChart } from "./charts/ColumnChart.tsx";
 import { Layout } from "./Layout.tsx";
 
@@ -11,15 +11,28 @@ export interface StatsPageProps {
   stats: Stats;
 }
 
-/** The service-wide stats as pictures: two week charts and four ranked lists. */
+/**
+ * The service-wide stats: four headline figures, then two week charts and four ranked lists,
+ * each with its figures as text beside the picture.
+ */
 export function StatsPage({ stats }: StatsPageProps) {
   const label = (date: string) => date.slice(5).replace("-", "/");
+  const today = stats.days.at(-1) ?? { links: 0, clicks: 0 };
   return (
-    <Layout title="Stats" current="/stats">
+    <Layout
+      title="Stats"
+      description="How lapse's live short links are used: links, clicks, clicks per day, top links, referrers, devices and countries."
+      current="/stats"
+    >
       <h1>Stats</h1>
-      <p class="lead">
-        {plural(stats.links, "live link")} and {plural(stats.clicks, "click")}{" "}
-        on them. Figures count live links only: an expired or deleted link takes its clicks with it.
+      <dl class="figures">
+        <Figure name="Live links" value={stats.links} />
+        <Figure name="Clicks" value={stats.clicks} />
+        <Figure name="Clicks today" value={today.clicks} />
+        <Figure name="Links made today" value={today.links} />
+      </dl>
+      <p class="muted">
+        Live links only: an expired or deleted link takes its clicks with it. Days are UTC.
       </p>
       <div class="grid">
         <section class="card" aria-labelledby="clicks-heading">
@@ -54,8 +67,8 @@ export function StatsPage({ stats }: StatsPageProps) {
             items={stats.top.map((link) => ({
               name: link.title ? `/${link.slug} · ${link.title}` : `/${link.slug}`,
               value: link.clicks,
-              // To the link in the list: following the short link itself would count a click.
-              href: `/links?q=${encodeURIComponent(link.slug)}#${linkRowId(link.slug)}`,
+              // To the link's own page: following the short link itself would count a click.
+              href: linkPagePath(link.slug),
             }))}
           />
         </section>
@@ -85,28 +98,12 @@ export function StatsPage({ stats }: StatsPageProps) {
   );
 }
 
-/** Props of {@linkcode Breakdown}. */
-interface BreakdownProps {
-  /** Makes the heading's id. */
-  id: string;
-  title: string;
-  /** The bar list's accessible name. */
-  label: string;
-  /** What to say when there is nothing to draw. */
-  empty: string;
-  counts: StatsCount[];
-}
-
-/** One breakdown of the stats (referrers, devices, countries) as a card with a bar list. */
-function Breakdown({ id, title, label, empty, counts }: BreakdownProps) {
+/** One headline figure, large. */
+function Figure({ name, value }: { name: string; value: number }) {
   return (
-    <section class="card" aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>{title}</h2>
-      <BarList
-        label={label}
-        empty={empty}
-        items={counts.map(({ name, clicks }) => ({ name, value: clicks }))}
-      />
-    </section>
+    <div class="figure">
+      <dt>{name}</dt>
+      <dd>{formatCount(value)}</dd>
+    </div>
   );
 }

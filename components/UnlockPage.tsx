@@ -26,7 +26,11 @@ export interface UnlockPageProps {
 export function UnlockPage({ slug, error, problem }: UnlockPageProps) {
   if (problem) return <NoPasswordPage slug={slug} problem={problem} reason={error ?? ""} />;
   return (
-    <Layout title={error ? "Error: Protected link" : "Protected link"} scripts={[ISLANDS_SCRIPT]}>
+    <Layout
+      title={error ? "Error: Protected link" : "Protected link"}
+      description="This short link is protected: enter its password to be sent on."
+      scripts={[ISLANDS_SCRIPT]}
+    >
       <section class="card">
         <h1>Protected link</h1>
         <p>
@@ -51,7 +55,7 @@ function NoPasswordPage({ slug, problem, reason }: NoPasswordPageProps) {
       problem
     ];
   return (
-    <Layout title={`Error: ${heading}`}>
+    <Layout title={`Error: ${heading}`} description="There is no protected link to unlock here.">
       <section class="card">
         <h1>{heading}</h1>
         {problem === "bad-slug" && <p>There is no link to unlock: {reason}.</p>}

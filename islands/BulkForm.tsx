@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
 import type { LinkView } from "../lib/links/record.ts";
-import { fieldAria, fieldNamed, useFocusAfterRender } from "./_parts/aria.ts";
+import { fieldAria, FieldError, useFocusAfterRender } from "./_parts/aria.tsx";
 import { CopyButton } from "./_parts/CopyButton.tsx";
-import { daysLeft, formatTime, shownError } from "./_parts/format.ts";
+import { daysLeft, fieldNamed, formatTime, shownError } from "./_parts/format.ts";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { rememberLinks } from "./_parts/recent.ts";
 
@@ -86,6 +86,7 @@ export default function BulkForm(props: BulkFormProps) {
         >
           {props.urls ?? ""}
         </textarea>
+        <FieldError id="bulk-error" error={error} here={errorField === "urls"} />
       </div>
       <div class="field">
         <label for="bulk-pass">Password for every link (optional)</label>
@@ -100,9 +101,14 @@ export default function BulkForm(props: BulkFormProps) {
             ...(props.passHint ? ["bulk-pass-help"] : []),
           )}
         />
+        <FieldError id="bulk-error" error={error} here={errorField === "pass"} />
         {props.passHint && <p id="bulk-pass-help" class="hint muted">{props.passHint}</p>}
       </div>
-      {error && <p id="bulk-error" class="error" role="alert" tabIndex={-1}>{shownError(error)}</p>}
+      <FieldError
+        id="bulk-error"
+        error={error}
+        here={errorField !== "urls" && errorField !== "pass"}
+      />
       <div>
         <button type="submit" disabled={busy}>{busy ? "Shortening…" : "Shorten all"}</button>
       </div>
@@ -128,11 +134,11 @@ function BulkResult({ row, index }: { row: BulkRow; index: number }) {
   return (
     <li class="bulk-row">
       <span class="badge badge-ok">Made</span>{" "}
-      <a id={id} href={row.link.shortUrl}>
+      <a id={id} class="url" href={row.link.shortUrl}>
         {row.link.shortUrl}
       </a>{" "}
       <CopyButton text={row.link.shortUrl} target={id} />
-      {row.link.url && <span class="bulk-destination">{row.link.url}</span>}
+      {row.link.url && <span class="bulk-destination url">{row.link.url}</span>}
       <span class="muted">
         expires <time datetime={row.link.expiresAt}>{formatTime(row.link.expiresAt)}</time>{" "}
         ({daysLeft(row.link.expiresInDays)})

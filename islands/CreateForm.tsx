@@ -1,11 +1,11 @@
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import type { LinkView } from "../lib/links/record.ts";
-import { fieldAria, fieldNamed, useFocusAfterRender } from "./_parts/aria.ts";
+import { fieldAria, FieldError, useFocusAfterRender } from "./_parts/aria.tsx";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { LinkCard } from "./_parts/LinkCard.tsx";
 import { rememberLinks } from "./_parts/recent.ts";
-import { SlugHint } from "./_parts/SlugHint.tsx";
-import { shownError } from "./_parts/format.ts";
+import { MoreFields } from "./_parts/MoreFields.tsx";
+import { fieldNamed } from "./_parts/format.ts";
 
 /** Values to show in the form's fields (after a refused post, or a slug from the 404 page). */
 export interface CreateFormValues {
@@ -31,10 +31,13 @@ export interface CreateFormProps {
   errorField?: string | null;
   /** The link the last post made. */
   created?: LinkView | null;
+  /** When the page was rendered (epoch ms), the time its card's figures are told at. */
+  now: number;
 }
 
-// The fields a refusal may be about.
+// The fields a refusal may be about, and those of them behind "More options".
 const FIELDS = ["url", "slug", "title", "note", "pass", "maxVisits"];
+const MORE_FIELDS = ["slug", "title", "note", "pass", "maxVisits"];
 
 /**
  * The create form: a plain form posting to `/api/create`, which with JavaScript posts JSON
@@ -47,6 +50,9 @@ export default function CreateForm(props: CreateFormProps) {
   const [error, setError] = useState(props.error ?? null);
   const [errorField, setErrorField] = useState(props.errorField ?? null);
   const [busy, setBusy] = useState(false);
+  // A link made here is told from this browser's clock; one the page came with, from the server's.
+  const [madeAt, setMadeAt] = useState<number | null>(null);
+  const more = useRef<HTMLDetailsElement>(null);
   const [fields, setFields] = useState({
     url: values.url ?? "",
     slug: values.slug ?? "",
@@ -72,7 +78,9 @@ export default function CreateForm(props: CreateFormProps) {
     setBusy(false);
     if (answer.status !== 201) {
       const sentence = errorSentence(answer);
-      setErrorField(fieldNamed(sentence, FIELDS));
+      const field = fieldNamed(sentence, FIELDS);
+      if (field && MORE_FIELDS.includes(field) && more.current) more.current.open = true;
+      setErrorField(field);
       focusLater("create-error");
       return setError(sentence);
     }
@@ -81,6 +89,7 @@ export default function CreateForm(props: CreateFormProps) {
     focusLater("result-heading");
     setError(null);
     setLink(created);
+    setMadeAt(Date.now());
     // The address said which link the page was for (`?made=`, `?slug=`, a refused post's
     // `/api/create`); a reload of it now would show or send something else than this page.
     history.replaceState(null, "", "/");
@@ -93,95 +102,60 @@ export default function CreateForm(props: CreateFormProps) {
 
   return (
     <>
-      {link && <LinkCard link={link} />}
-      <form method="post" action="/api/create" class="card stack" onSubmit={submit}>
+      {link && <LinkCard link={link} now={madeAt ?? props.now} />}
+      <form method="post" action="/api/create" class="card hero stack" onSubmit={submit}>
         <div class="field">
           <label for="create-url">Destination</label>
-          <input
-            id="create-url"
-            name="url"
-            type="text"
-            inputMode="url"
-            autocomplete="url"
-            required
-            maxLength={4096}
-            placeholder="https://example.com/a/long/path"
-            // Come to claim a name (the 404 page's link fills it in): the destination is next.
-            autofocus={!!values.slug && !values.url}
-            value={fields.url}
-            onInput={update}
-            {...aria("url")}
+          <div class="shorten-row">
+            <input
+              id="create-url"
+              name="url"
+              type="text"
+              inputMode="url"
+              autocomplete="url"
+              required
+              maxLength={4096}
+              placeholder="https://example.com/a/long/path"
+              // Come to claim a name (the 404 page's link fills it in): the destination is next.
+              autofocus={!!values.slug && !values.url}
+              value={fields.url}
+              onInput={update}
+              {...aria("url")}
+            />
+            <button type="submit" disabled={busy}>{busy ? "Shortening…" : "Shorten"}</button>
+          </div>
+          <FieldError id="create-error" error={error} here={errorField === "url"} />
+        </div>
+        {/* Open by itself when one of its fields holds a value the page brought back. */}
+        <details ref={more} class="more" open={moreOpen(values, errorField)}>
+          <summary>More options</summary>
+          <MoreFields
+            fields={fields}
+            values={values}
+            update={update}
+            aria={aria}
+            error={error}
+            errorField={errorField}
+            slugPattern={slugPattern}
           />
-        </div>
-        <div class="field">
-          <label for="create-slug">Custom name (optional)</label>
-          <input
-            id="create-slug"
-            name="slug"
-            type="text"
-            autocomplete="off"
-            spellcheck={false}
-            maxLength={48}
-            value={fields.slug}
-            onInput={update}
-            {...aria("slug", "create-slug-hint")}
-          />
-          <SlugHint id="create-slug-hint" slug={fields.slug} pattern={slugPattern} />
-        </div>
-        <div class="field">
-          <label for="create-title">Title (optional)</label>
-          <input
-            id="create-title"
-            name="title"
-            type="text"
-            maxLength={200}
-            value={fields.title}
-            onInput={update}
-            {...aria("title")}
-          />
-        </div>
-        <div class="field">
-          <label for="create-note">Note (optional)</label>
-          {/* Uncontrolled: its text is the server's value, and a reset empties what was typed. */}
-          <textarea id="create-note" name="note" rows={2} maxLength={500} {...aria("note")}>
-            {values.note ?? ""}
-          </textarea>
-        </div>
-        <div class="field">
-          <label for="create-pass">Password (optional)</label>
-          <input
-            id="create-pass"
-            name="pass"
-            type="password"
-            autocomplete="new-password"
-            maxLength={128}
-            {...aria("pass", "create-pass-help")}
-          />
-          <p id="create-pass-help" class="hint muted">
-            {values.passDropped
-              ? "Type it again: a refused form does not send it back."
-              : "Visitors must enter it before they are sent on."}
-          </p>
-        </div>
-        <div class="field">
-          <label for="create-max-visits">Opens at most N times (optional)</label>
-          <input
-            id="create-max-visits"
-            name="maxVisits"
-            type="number"
-            min={1}
-            max={10000}
-            value={values.maxVisits}
-            {...aria("maxVisits")}
-          />
-        </div>
-        {error && (
-          <p id="create-error" class="error" role="alert" tabIndex={-1}>{shownError(error)}</p>
-        )}
-        <div>
-          <button type="submit" disabled={busy}>{busy ? "Shortening…" : "Shorten"}</button>
-        </div>
+        </details>
+        <FieldError
+          id="create-error"
+          error={error}
+          here={errorField === null || !FIELDS.includes(errorField)}
+        />
       </form>
     </>
+  );
+}
+
+/**
+ * Whether "More options" starts open: a refused post brought back a value in one of its fields,
+ * or its refusal is about one of them, or the 404 page filled in a name to claim.
+ */
+export function moreOpen(values: CreateFormValues, errorField?: string | null): boolean {
+  return Boolean(
+    values.slug || values.title || values.note || values.maxVisits || values.passDropped ||
+      (errorField && MORE_FIELDS.includes(errorField)),
   );
 }

@@ -8,19 +8,19 @@ export interface LinkFilterProps {
   q: string;
   /** Links on the page, as rendered. */
   total: number;
-  /** Whether more links matched `q` than the page lists (it lists the newest). */
-  truncated: boolean;
+  /** Whether the page is one of several: other links matching `q` are on other pages. */
+  paged: boolean;
 }
 
 /**
  * Filters the links list: a plain `GET /links?q=` form, which with JavaScript also hides, as
  * the person types, the rows (`[data-search]`) whose slug, title, destination and note do not
  * match. A row deleted meanwhile is hidden the same way, and counted in neither figure. Where
- * the rows on the page cannot hold every match (the list was cut at the newest, or the server's
+ * the rows on the page cannot hold every match (the list has other pages, or the server's
  * filter is wider than the text typed), the count says what it counted and that Filter searches
  * every link.
  */
-export default function LinkFilter({ q, total: rendered, truncated }: LinkFilterProps) {
+export default function LinkFilter({ q, total: rendered, paged }: LinkFilterProps) {
   const [query, setQuery] = useState(q);
   // Rows the filter leaves, and of those the ones not deleted: a deleted row is marked
   // `removed`, and leaves both figures.
@@ -40,11 +40,13 @@ export default function LinkFilter({ q, total: rendered, truncated }: LinkFilter
     setCounts({ matching, shown });
   }, [needle, removed]);
   const { matching, shown } = counts;
-  // Text other than the page's filter may match links the page does not list: older ones when
-  // the list was cut, or ones the server's filter left out unless the text holds that filter.
+  // Text other than the page's filter may match links the page does not list: those on other
+  // pages, or ones the server's filter left out unless the text holds that filter.
   const server = q.toLowerCase();
-  const partial = needle !== server && (truncated || !needle.includes(server));
-  const among = `the ${truncated ? `newest ${rendered} ` : ""}links${q ? ` matching “${q}”` : ""}`;
+  const partial = needle !== server && (paged || !needle.includes(server));
+  const among = `the ${paged ? `${rendered} ` : ""}links${q ? ` matching “${q}”` : ""}${
+    paged ? " on this page" : ""
+  }`;
 
   return (
     <form method="get" action="/links" role="search" class="filter">

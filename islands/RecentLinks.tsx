@@ -1,19 +1,17 @@
 import { useEffect } from "preact/hooks";
-import { daysLeft, formatTime } from "./_parts/format.ts";
-import { forgetRecent, isWebAddress, loadRecent, recentLinks } from "./_parts/recent.ts";
+import { formatTime, timeLeft } from "./_parts/format.ts";
+import { forgetRecent, isWebAddress, loadRecent, useRecentLinks } from "./_parts/recent.ts";
 
 /** Props of the recent links island: none, the list lives in this browser. */
 export type RecentLinksProps = Record<string, unknown>;
-
-const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * The links made in this browser that have not expired, newest first. The server knows
  * nothing of them, so it renders nothing; the list appears once the island has read storage.
  */
 export default function RecentLinks(_props: RecentLinksProps) {
+  const links = useRecentLinks();
   useEffect(() => loadRecent(), []);
-  const links = recentLinks.value;
   if (links.length === 0) return null;
   const now = Date.now();
   return (
@@ -27,7 +25,7 @@ export default function RecentLinks(_props: RecentLinksProps) {
               : <span>{link.shortUrl}</span>}{" "}
             <span class="muted">
               <time datetime={link.expiresAt}>{formatTime(link.expiresAt)}</time>{" "}
-              ({daysLeft(Math.max(1, Math.ceil((Date.parse(link.expiresAt) - now) / DAY_MS)))})
+              ({timeLeft(link.expiresAt, now)} left)
             </span>
           </li>
         ))}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { useFocusAfterRender } from "./_parts/aria.ts";
+import { useFocusAfterRender } from "./_parts/aria.tsx";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { shownError } from "./_parts/format.ts";
 

@@ -1,6 +1,8 @@
 /**
  * The browser entry: hydrates every island the server rendered, with the props it wrote in the
- * island's `data-props`. Each island is its own chunk, so a page loads only the islands it has.
+ * island's `data-props`. Each island is its own chunk, so a page loads only the islands it has;
+ * an island inside a closed `<details>` (bulk, on the start page) loads when that opens, as its
+ * plain form works meanwhile.
  * @module
  */
 import { type ComponentType, h, hydrate } from "preact";
@@ -11,6 +13,7 @@ type IslandModule = { default: ComponentType<any> };
 /** Every island, by the name `components/Island.tsx` writes in `data-island`. */
 export const ISLANDS: Readonly<Record<string, () => Promise<IslandModule>>> = {
   BulkForm: () => import("./BulkForm.tsx"),
+  CopyLink: () => import("./CopyLink.tsx"),
   CreateForm: () => import("./CreateForm.tsx"),
   DeleteLink: () => import("./DeleteLink.tsx"),
   LinkFilter: () => import("./LinkFilter.tsx"),
@@ -18,9 +21,22 @@ export const ISLANDS: Readonly<Record<string, () => Promise<IslandModule>>> = {
   UnlockForm: () => import("./UnlockForm.tsx"),
 };
 
-/** Hydrates each island under `root`, then marks its wrapper `data-hydrated`. */
+/**
+ * Hydrates each island under `root`, then marks its wrapper `data-hydrated`; those inside a
+ * closed `<details>` once it first opens.
+ */
 export async function hydrateIslands(root: ParentNode): Promise<void> {
   const wrappers = [...root.querySelectorAll<HTMLElement>("[data-island]")];
+  const now: HTMLElement[] = [];
+  for (const wrapper of wrappers) {
+    const closed = wrapper.closest<HTMLDetailsElement>("details:not([open])");
+    if (closed === null) now.push(wrapper);
+    else closed.addEventListener("toggle", () => hydrateEach([wrapper]), { once: true });
+  }
+  await hydrateEach(now);
+}
+
+async function hydrateEach(wrappers: HTMLElement[]): Promise<void> {
   const names = [...new Set(wrappers.map((wrapper) => wrapper.dataset.island ?? ""))];
   const loaded = await Promise.all(
     names.map(async (name) => [name, (await ISLANDS[name]?.())?.default] as const),
@@ -28,7 +44,7 @@ export async function hydrateIslands(root: ParentNode): Promise<void> {
   const components = new Map(loaded);
   for (const wrapper of wrappers) {
     const component = components.get(wrapper.dataset.island ?? "");
-    if (!component) continue;
+    if (!component || "hydrated" in wrapper.dataset) continue;
     hydrate(h(component, JSON.parse(wrapper.dataset.props ?? "{}")), wrapper);
     wrapper.dataset.hydrated = "";
   }

@@ -20,6 +20,7 @@ import { StoreUnavailableError } from "../lib/errors.ts";
 import { clientOf } from "./_lib/client.ts";
 import type { AppDeps, AppEnv, ConnectionInfo } from "./_lib/env.ts";
 import { AccessEntry, writeAccess } from "./_middleware/access_log.ts";
+import { EXPOSED_HEADERS } from "./_middleware/cors.ts";
 import { REDIRECT_ROUTE } from "./_middleware/metrics.ts";
 import { requestIdFor } from "./_middleware/request_id.ts";
 import { type HeaderReader, servedHeadersOf } from "./_lib/request_headers.ts";
@@ -108,6 +109,7 @@ function redirectHeaders(record: DatedLinkRecord): Record<string, string> {
     location: record.url,
     ...REDIRECT_POLICY,
     "access-control-allow-origin": "*",
+    "access-control-expose-headers": EXPOSED_HEADERS,
   };
 }
 

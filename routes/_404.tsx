@@ -46,6 +46,22 @@ export async function notFound(
     : usedUp !== null
     ? { kind: "used-up", slug, url: usedUp.url, claimable: CUSTOM_SLUG_PATTERN.test(slug) }
     : describe(slug, found);
+  return notFoundPage(path, missing);
+}
+
+/**
+ * The 404 page for a page about the link `slug` (its own page, `/links/<slug>`) that no live
+ * link has: it says where an expired link pointed, or that the name is free, as `/<slug>` does.
+ */
+export async function linkNotFound(deps: AppDeps, path: string, slug: string): Promise<Response> {
+  const found = mayNameLink(slug) ? await lookupLink(deps.store, slug) : null;
+  const missing = found === null || found.status === "live"
+    ? { kind: "none" as const }
+    : describe(slug, found);
+  return notFoundPage(path, missing);
+}
+
+function notFoundPage(path: string, missing: MissingLink): Response {
   return renderPage(<NotFoundPage path={path} missing={missing} />, 404, {
     "Cache-Control": "no-store",
   });

@@ -41,8 +41,9 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       ? await getLiveLink(store, made)
       : null;
     if (record !== null) {
-      const created = toLinkView(record, { baseUrl: config.baseUrl, now: store.now() });
-      return renderHome({ create: { created } }, 200, headers);
+      const now = store.now();
+      const created = toLinkView(record, { baseUrl: config.baseUrl, now });
+      return renderHome({ create: { created, now } }, 200, headers);
     }
     const slug = (c.req.query("slug") ?? "").trim().slice(0, MAX_PREFILL);
     const state: HomeState = slug ? { create: { values: { slug } } } : {};

@@ -4,27 +4,41 @@
  * @module
  */
 import { Hono } from "hono";
+import { LinkPage } from "../components/LinkPage.tsx";
 import { LinksPage } from "../components/LinksPage.tsx";
 import { RemovePage } from "../components/RemovePage.tsx";
 import { LinkNotFoundError } from "../lib/errors.ts";
-import { existingSlug, findLinkEntries, getLiveLink, isSlugLike } from "../lib/links/mod.ts";
+import {
+  existingSlug,
+  findLinkPage,
+  getLiveLink,
+  isLinkCursor,
+  isSlugLike,
+  readVisitsLeft,
+  shortUrlOf,
+  visibleUrl,
+} from "../lib/links/mod.ts";
 import { RATE_LIMITS } from "../lib/rate_limit/mod.ts";
+import { readLinkFigures } from "../lib/stats/mod.ts";
 import { parseInput } from "../lib/validation.ts";
 import { readObjectBody } from "./_lib/body.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
 import { redirectWithPolicy } from "./_lib/redirect.ts";
 import { removeLinkOf } from "./_lib/remove.ts";
+import { linkNotFound } from "./_404.tsx";
 import { rateLimit } from "./_middleware/rate_limit.ts";
 
-/** Most links the page lists; the rest are reached by the filter or the export. */
-export const MAX_LISTED = 500;
+/** Links on a page; the next are a cursor away. */
+export const PAGE_SIZE = 50;
 
 /** Longest filter accepted, in characters. */
 const MAX_QUERY = 200;
 
 /**
- * The route. `GET /links?q=` lists the live links matching `q`. `POST /links/remove` with `slug`
+ * The route. `GET /links/<slug>` is a live link's own page, with its figures (an unknown or
+ * expired slug gets the 404 page). `GET /links?q=&cursor=` lists a page of the live links matching `q`, newest first,
+ * from the cursor a page before gave (a cursor that is not one is taken as none). `POST /links/remove` with `slug`
  * answers a page asking to confirm; with `confirm=yes` too it deletes the link and answers 303 to
  * `/links?removed=<slug>`, keeping the filter `q` it was sent; an unknown slug gets the 404 error
  * page.
@@ -33,23 +47,53 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .get("/", rateLimit(deps, RATE_LIMITS.links), async (c) => {
       const q = filterOf(c.req.query("q"));
+      const given = c.req.query("cursor");
+      const cursor = given !== undefined && isLinkCursor(given) ? given : undefined;
       const removed = c.req.query("removed");
       // The notice of a deletion only for a name no live link has: a link crafted to say a live
       // one is gone says nothing.
       const gone = removed !== undefined && isSlugLike(removed) &&
         await getLiveLink(deps.store, removed) === null;
       // Protected destinations stay hidden here, whatever cookies the reader holds.
-      const { entries, truncated } = await findLinkEntries(deps.store, {
+      const { entries, next } = await findLinkPage(deps.store, {
         baseUrl: deps.config.baseUrl,
         query: q,
-        max: MAX_LISTED,
+        limit: PAGE_SIZE,
+        cursor,
       });
       const page = (
         <LinksPage
           entries={entries}
-          truncated={truncated}
           q={q}
+          cursor={cursor}
+          next={next}
+          now={deps.store.now()}
+          lifetimeMs={deps.config.linkTtlMs}
           removed={gone ? removed : undefined}
+        />
+      );
+      return renderPage(page, 200, { "Cache-Control": "no-store" });
+    })
+    // A link's own page shares the stats' allowance: it reads the same figures.
+    .get("/:slug", rateLimit(deps, RATE_LIMITS.stats), async (c) => {
+      const slug = c.req.param("slug");
+      const now = deps.store.now();
+      const found = isSlugLike(slug) ? await readLinkFigures(deps.store, slug, now) : null;
+      // The destination, from the record itself: never a protected one, whatever the cookies.
+      const record = found?.status === "live" ? await getLiveLink(deps.store, slug) : null;
+      if (found?.status !== "live" || record === null) return linkNotFound(deps, c.req.path, slug);
+      const [visitsLeft] = await readVisitsLeft(deps.store, [record]);
+      const page = (
+        <LinkPage
+          figures={found.figures}
+          shortUrl={shortUrlOf(slug, deps.config.baseUrl)}
+          url={visibleUrl(record)}
+          note={record.note}
+          visits={record.maxVisits === undefined
+            ? null
+            : { left: visitsLeft ?? 0, max: record.maxVisits }}
+          now={now}
+          lifetimeMs={deps.config.linkTtlMs}
         />
       );
       return renderPage(page, 200, { "Cache-Control": "no-store" });

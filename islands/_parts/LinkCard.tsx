@@ -1,15 +1,20 @@
 import type { LinkView } from "../../lib/links/record.ts";
 import { CopyButton } from "./CopyButton.tsx";
-import { daysLeft, formatTime } from "./format.ts";
+import { formatTime, linkPagePath, timeLeft } from "./format.ts";
 
 /** Props of {@linkcode LinkCard}. */
 export interface LinkCardProps {
   /** The link just made. */
   link: LinkView;
+  /** The time the figures are told at (epoch ms): the server's, on a page it rendered. */
+  now: number;
 }
 
-/** A new link: the short URL as text and as a link, a copy button, its expiry and its QR code. */
-export function LinkCard({ link }: LinkCardProps) {
+/**
+ * A new link: the short URL, large, with a copy button; its QR code; the time left and the
+ * exact deadline; and a way to its own page with its figures.
+ */
+export function LinkCard({ link, now }: LinkCardProps) {
   const id = `short-${link.slug}`;
   // On a narrow screen the short URL wraps before its slug, not in the middle of it.
   const cut = link.shortUrl.lastIndexOf("/") + 1;
@@ -20,7 +25,7 @@ export function LinkCard({ link }: LinkCardProps) {
       <div class="result-body">
         <div class="stack">
           <p class="short-url">
-            <a id={id} href={link.shortUrl}>
+            <a id={id} class="url" href={link.shortUrl}>
               {link.shortUrl.slice(0, cut)}
               <wbr />
               {link.shortUrl.slice(cut)}
@@ -28,6 +33,13 @@ export function LinkCard({ link }: LinkCardProps) {
           </p>
           <p>
             <CopyButton text={link.shortUrl} target={id} />
+          </p>
+          <p class="expiry">
+            Expires in <strong>{timeLeft(link.expiresAt, now)}</strong>
+            <br />
+            <span class="muted small">
+              at <time datetime={link.expiresAt}>{formatTime(link.expiresAt)}</time>
+            </span>
           </p>
           <dl class="facts">
             {link.title && (
@@ -39,13 +51,11 @@ export function LinkCard({ link }: LinkCardProps) {
             <dt>Goes to</dt>
             {link.url === null
               ? <dd>Hidden: protected by a password</dd>
-              : <dd class="destination">{link.url}</dd>}
-            <dt>Expires</dt>
-            <dd>
-              <time datetime={link.expiresAt}>{formatTime(link.expiresAt)}</time>{" "}
-              ({daysLeft(link.expiresInDays)})
-            </dd>
+              : <dd class="url">{link.url}</dd>}
           </dl>
+          <p>
+            <a href={linkPagePath(link.slug)}>Clicks and details of /{link.slug}</a>
+          </p>
         </div>
         <img
           class="qr"

@@ -2,7 +2,15 @@
  * Wording shared by the pages and the islands.
  * @module
  */
-import { fieldNamed } from "./aria.ts";
+
+/**
+ * The field a refusal's sentence is about, of `fields`: the service's sentences begin with the
+ * field's name (`url must use http or https`, `slug "x" is already taken`). `null` for any other.
+ */
+export function fieldNamed(sentence: string, fields: readonly string[]): string | null {
+  const first = /^[a-z][a-zA-Z]*/.exec(sentence)?.[0];
+  return first !== undefined && fields.includes(first) ? first : null;
+}
 
 /** An ISO time as `YYYY-MM-DD HH:MM UTC`. */
 export function formatTime(iso: string): string {
@@ -49,4 +57,34 @@ export function shownError(sentence: string): string {
   const field = fieldNamed(sentence, Object.keys(FIELD_LABELS));
   const shown = field === null ? sentence : FIELD_LABELS[field] + sentence.slice(field.length);
   return shown.charAt(0).toUpperCase() + shown.slice(1);
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * The time from `now` until `expiresAt` in its two largest units, rounded down: `6 days 23
+ * hours`, `5 hours 12 minutes`, `4 minutes`; `under a minute` at the end, `no time` after it.
+ */
+export function timeLeft(expiresAt: string, now: number): string {
+  const left = Date.parse(expiresAt) - now;
+  if (!(left > 0)) return "no time";
+  if (left < MINUTE_MS) return "under a minute";
+  const days = Math.floor(left / DAY_MS);
+  const hours = Math.floor((left % DAY_MS) / HOUR_MS);
+  const minutes = Math.floor((left % HOUR_MS) / MINUTE_MS);
+  const unit = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+  if (days > 0) {
+    return hours > 0 ? `${unit(days, "day")} ${unit(hours, "hour")}` : unit(days, "day");
+  }
+  if (hours > 0) {
+    return minutes > 0 ? `${unit(hours, "hour")} ${unit(minutes, "minute")}` : unit(hours, "hour");
+  }
+  return unit(minutes, "minute");
+}
+
+/** The path of a link's own page, with its figures: `/links/<slug>`. */
+export function linkPagePath(slug: string): string {
+  return `/links/${encodeURIComponent(slug)}`;
 }

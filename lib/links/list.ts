@@ -24,16 +24,26 @@ export interface LinkWithCounters {
 // Records are read a page at a time; their counters in one round of parallel reads per page.
 const PAGE = 100;
 
+/** Options of {@linkcode listLinks}. */
+export interface ListLinksOptions {
+  /** Only links made before the link with this id (a cursor); default from the newest. */
+  before?: string;
+}
+
 /**
  * Yields every live link, newest first, with its counters. Memory stays at one page whatever
  * the number of links; expired links are skipped and legacy ones get their deadline.
  */
-export async function* listLinks(store: Store): AsyncGenerator<LinkWithCounters> {
+export async function* listLinks(
+  store: Store,
+  options: ListLinksOptions = {},
+): AsyncGenerator<LinkWithCounters> {
   let page: DatedLinkRecord[] = [];
-  const entries = store.kv.list<LinkRecord>(
-    { prefix: linksByCreatedPrefix() },
-    { reverse: true, batchSize: PAGE },
-  );
+  const prefix = linksByCreatedPrefix();
+  const selector = options.before === undefined
+    ? { prefix }
+    : { prefix, end: [...prefix, options.before] };
+  const entries = store.kv.list<LinkRecord>(selector, { reverse: true, batchSize: PAGE });
   for await (const entry of entries) {
     const record = entry.value.expiresAt === null
       ? await stampFromIndex(store, entry.value)
@@ -56,30 +66,51 @@ export function searchTextOf(entry: LinkListEntry): string {
   return [entry.slug, entry.title, entry.url ?? "", entry.note].join(" ").toLowerCase();
 }
 
-/** Options of {@linkcode findLinkEntries}. */
-export interface FindEntriesOptions extends ListEntriesOptions {
+/** Ids are ULIDs: a cursor is one, 26 characters of Crockford's base 32. */
+const CURSOR_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Whether `value` can be a cursor of {@linkcode findLinkPage}. */
+export function isLinkCursor(value: string): boolean {
+  return CURSOR_PATTERN.test(value);
+}
+
+/** Options of {@linkcode findLinkPage}. */
+export interface FindPageOptions extends ListEntriesOptions {
   /** What the links' search text must hold, in any case; `""` for every link. */
   query: string;
-  /** Most entries to give. */
-  max: number;
+  /** Most entries on the page. */
+  limit: number;
+  /** Where the page starts: the `next` of the page before; absent for the newest. */
+  cursor?: string;
+}
+
+/** One page of links, and the cursor of the next, `null` when no link matched after it. */
+export interface LinkPage {
+  entries: LinkListEntry[];
+  next: string | null;
 }
 
 /**
- * The live links whose search text holds the query, newest first, at most `max` of them, and
- * whether more matched.
+ * A page of the live links whose search text holds the query, newest first: at most `limit`,
+ * from the cursor on. Its `next` is the last entry's id when another link matches after it, so
+ * paging walks every link once, whatever is made or deleted meanwhile.
  */
-export async function findLinkEntries(
-  store: Store,
-  options: FindEntriesOptions,
-): Promise<{ entries: LinkListEntry[]; truncated: boolean }> {
+export async function findLinkPage(store: Store, options: FindPageOptions): Promise<LinkPage> {
   const needle = options.query.toLowerCase();
   const entries: LinkListEntry[] = [];
-  for await (const entry of listLinkEntries(store, options)) {
+  let last: string | null = null;
+  for await (const { record, counters } of listLinks(store, { before: options.cursor })) {
+    const entry = toListEntry(record, counters, {
+      baseUrl: options.baseUrl,
+      now: store.now(),
+      unlocked: options.unlocked?.(record) ?? false,
+    });
     if (needle && !searchTextOf(entry).includes(needle)) continue;
-    if (entries.length === options.max) return { entries, truncated: true };
+    if (entries.length === options.limit) return { entries, next: last };
     entries.push(entry);
+    last = record.id;
   }
-  return { entries, truncated: false };
+  return { entries, next: null };
 }
 
 /** Options of {@linkcode listLinkEntries}. */

@@ -16,8 +16,10 @@ import {
 import { DAY_LINKS, LINKS } from "../tallies/kinds.ts";
 import {
   createLink,
+  findLinkPage,
   getLiveLink,
   importLegacyLinks,
+  isLinkCursor,
   listExpiredLinks,
   listLinks,
   lookupLink,
@@ -145,6 +147,41 @@ Deno.test("listLinks streams more links than a page", async () => {
     Array.from({ length: 250 }, (_, i) => createLink(store, { url: `example.com/${i}` }, options)),
   );
   assertEquals((await collect(listLinks(store))).length, 250);
+});
+
+Deno.test("findLinkPage pages through every matching link newest first by cursor", async () => {
+  await using store = await memoryStore();
+  for (let i = 0; i < 12; i++) {
+    const note = i % 2 === 0 ? "even" : "odd";
+    await createLink(store, { url: `example.com/${i}`, slug: `page-${i}`, note }, options);
+    store.advance(1000);
+  }
+  const base = { baseUrl: "http://127.0.0.1", query: "", limit: 5 };
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  const nexts: (string | null)[] = [];
+  do {
+    const page = await findLinkPage(store, { ...base, cursor });
+    seen.push(...page.entries.map((entry) => entry.slug));
+    nexts.push(page.next);
+    cursor = page.next ?? undefined;
+  } while (cursor !== undefined);
+  assertEquals(seen, Array.from({ length: 12 }, (_, i) => `page-${11 - i}`));
+  assertEquals(nexts.length, 3);
+  assert(nexts.slice(0, 2).every((next) => next !== null && isLinkCursor(next)));
+  // A page that ends exactly at the last match says there is no next one.
+  const even = await findLinkPage(store, { ...base, query: "EVEN", limit: 6 });
+  assertEquals(
+    even.entries.map((entry) => entry.slug),
+    [10, 8, 6, 4, 2, 0].map((i) => `page-${i}`),
+  );
+  assertEquals(even.next, null);
+  // A link made meanwhile does not move a page already started.
+  const first = await findLinkPage(store, base);
+  await createLink(store, { url: "example.com/new", slug: "page-new" }, options);
+  const second = await findLinkPage(store, { ...base, cursor: first.next! });
+  assertEquals(second.entries[0]?.slug, "page-6");
+  assertEquals(isLinkCursor("not-a-cursor"), false);
 });
 
 Deno.test("the sweep removes expired links with their figures, in batches", async () => {

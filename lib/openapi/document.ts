@@ -136,7 +136,9 @@ export function buildOpenApiDocument(
       title: "lapse",
       version: options.version,
       description: "Short links that live seven days. Every response carries " +
-        "`Access-Control-Allow-Origin: *`; every `/api/*` path answers an `OPTIONS` preflight, " +
+        "`Access-Control-Allow-Origin: *` and `Access-Control-Expose-Headers` naming " +
+        "`RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id, " +
+        "Location`; every `/api/*` path answers an `OPTIONS` preflight, " +
         "and a method it does not answer with 405 and `Allow`. Every error is JSON " +
         '`{"error": "<sentence>"}`. Rate limits are per client address, in fixed one-minute ' +
         "windows shared by every instance; every request counts, refused ones included.",

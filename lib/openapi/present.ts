@@ -18,7 +18,7 @@ export interface FieldRow {
   /** The type, as a person reads it: `string`, `string or null`, `object[]`, `"text" | "csv"`. */
   type: string;
   required: boolean;
-  /** Bounds and formats: `1 to 4096 characters`, `pattern ^…$`, `default "text"`. */
+  /** Bounds and formats: `1 to 4096 characters`, ``pattern `^…$` ``, ``default `"text"` ``. */
   rules: string;
   description: string;
 }
@@ -51,7 +51,10 @@ export function typeOf(schema: SchemaObject | RefObject | undefined): string {
   return "any";
 }
 
-/** The bounds and formats `schema` sets, in words; `""` when none. */
+/**
+ * The bounds and formats `schema` sets, in words, with a pattern and a default in backticks as
+ * code; `""` when none.
+ */
 export function rulesOf(schema: SchemaObject | RefObject | undefined): string {
   if (schema === undefined || isRef(schema)) return "";
   const rules: string[] = [];
@@ -62,8 +65,8 @@ export function rulesOf(schema: SchemaObject | RefObject | undefined): string {
   else if (typeof minLength === "number") rules.push(`at least ${minLength} characters`);
   if (typeof minItems === "number" && minItems > 0) rules.push(`at least ${minItems} items`);
   if (typeof maxItems === "number") rules.push(`at most ${maxItems} items`);
-  if (typeof pattern === "string") rules.push(`pattern ${pattern}`);
-  if ("default" in schema) rules.push(`default ${JSON.stringify(schema.default)}`);
+  if (typeof pattern === "string") rules.push(`pattern \`${pattern}\``);
+  if ("default" in schema) rules.push(`default \`${JSON.stringify(schema.default)}\``);
   return rules.join("; ");
 }
 

@@ -19,7 +19,7 @@ Deno.test("rules name bounds, patterns and defaults", () => {
   );
   assertEquals(
     rulesOf({ type: "string", pattern: "^a$", default: "a" }),
-    'pattern ^a$; default "a"',
+    'pattern `^a$`; default `"a"`',
   );
 });
 

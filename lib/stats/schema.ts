@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "zod";
+import type { LinkStatsView } from "./link.ts";
 import type { Stats } from "./types.ts";
 
 const count = z.number().int().min(0);
@@ -40,3 +41,31 @@ export const stats = z.object({
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShape: Same<z.infer<typeof stats>, Stats> = true;
 void sameShape;
+
+/** One live link's figures, as `GET /api/stats?slug=` answers them. Never its destination. */
+export const linkStats = z.object({
+  slug: z.string().describe("The short name"),
+  shortUrl: z.string().describe("The full short URL: the service's origin and the slug"),
+  clicks: count.describe("Clicks by people (bots are not counted)"),
+  lastUsedAt: z.string().nullable().describe("The last click, ISO 8601 UTC; `null` before it"),
+  createdAt: z.string().describe("When the link was made, ISO 8601 UTC"),
+  expiresAt: z.string().describe("The deadline, ISO 8601 UTC"),
+  expiresInDays: count.describe("Whole days left, rounded up; a new link says 7"),
+  days: z.array(z.object({
+    date: z.string().describe("`YYYY-MM-DD`, UTC"),
+    clicks: count.describe("Clicks by people that day"),
+  })).describe("The last seven UTC days, oldest first"),
+  referrers: z.array(statsCount).describe(
+    "Referring hosts, or `direct` (`other` past the 100 hosts a link keeps), most first; at " +
+      "most 20",
+  ),
+  devices: z.array(statsCount).describe(
+    "`desktop`, `mobile`, `tablet`, `bot`, `other`, most first; bots count only here",
+  ),
+  countries: z.array(statsCount).describe(
+    "ISO 3166 alpha-2 codes, or `unknown`, most first; at most 20",
+  ),
+});
+
+const sameLinkShape: Same<z.infer<typeof linkStats>, LinkStatsView> = true;
+void sameLinkShape;

@@ -31,8 +31,8 @@ import { redirectWithPolicy } from "./redirect.ts";
 
 /** What the start page shows besides empty forms. */
 export interface HomeState {
-  /** The create form's values, error or new link. */
-  create?: Omit<CreateFormProps, "slugPattern">;
+  /** The create form's values, error or new link (and the time its card is told at). */
+  create?: Omit<CreateFormProps, "slugPattern" | "now"> & { now?: number };
   /** The bulk form's lines, error or outcome. */
   bulk?: Omit<BulkFormProps, "maxRows">;
 }
@@ -43,7 +43,7 @@ export function renderHome(
   status = 200,
   headers: Record<string, string> = {},
 ): Response {
-  const create = { slugPattern: CUSTOM_SLUG_PATTERN.source, ...state.create };
+  const create = { slugPattern: CUSTOM_SLUG_PATTERN.source, now: Date.now(), ...state.create };
   const bulk = { maxRows: MAX_BULK_ROWS, ...state.bulk };
   return renderPage(<HomePage create={create} bulk={bulk} />, status, headers);
 }

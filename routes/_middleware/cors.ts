@@ -11,7 +11,15 @@ export interface CorsOptions {
 }
 
 /**
- * Adds `Access-Control-Allow-Origin: *` to every response, and answers `OPTIONS` on an API
+ * The response headers a page on another origin may read, sent with every response: without
+ * them a browser hides the rate-limit figures, the request id and a redirect's `Location`.
+ */
+export const EXPOSED_HEADERS =
+  "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id, Location";
+
+/**
+ * Adds `Access-Control-Allow-Origin: *` and `Access-Control-Expose-Headers` to every response,
+ * and answers `OPTIONS` on an API
  * path with 204 and the path's methods.
  */
 export function cors(options: CorsOptions): MiddlewareHandler {
@@ -21,6 +29,7 @@ export function cors(options: CorsOptions): MiddlewareHandler {
       if (methods) {
         return c.body(null, 204, {
           "Access-Control-Allow-Origin": "*",
+          "Access-Control-Expose-Headers": EXPOSED_HEADERS,
           "Access-Control-Allow-Methods": [...methods, "OPTIONS"].join(", "),
           "Access-Control-Allow-Headers": "Content-Type",
           "Access-Control-Max-Age": "86400",
@@ -29,5 +38,6 @@ export function cors(options: CorsOptions): MiddlewareHandler {
     }
     await next();
     c.res.headers.set("Access-Control-Allow-Origin", "*");
+    c.res.headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
   };
 }

@@ -1,54 +1,99 @@
 /**
- * `GET /api/stats`: service-wide figures over live links.
+ * `GET /api/stats`: service-wide figures over live links; `?slug=` gives one link's.
  * @module
  */
 import { Hono } from "hono";
-import { jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { z } from "zod";
+import { expiredErrorBody } from "../../lib/error_bodies.ts";
+import { LinkExpiredError, LinkNotFoundError } from "../../lib/errors.ts";
+import { optionalSlugQuery } from "../../lib/links/mod.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
-import { stats } from "../../lib/stats/schema.ts";
+import { linkStats, stats } from "../../lib/stats/schema.ts";
 import { EXAMPLE_ORIGIN } from "../_lib/examples.ts";
-import { readStats } from "../../lib/stats/mod.ts";
+import { readLinkFigures, readStats, toLinkStatsView } from "../../lib/stats/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
+import { parseQuery } from "../_lib/params.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
+
+const EXPIRED_AT = "2026-11-09T12:00:00.000Z";
+
+/** `?slug=`, optional: one link's figures, or without it the service's. */
+export const statsQuery = z.object({
+  slug: optionalSlugQuery.shape.slug.describe(
+    "One live link's slug: its own figures instead of the service's",
+  ),
+});
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
   get: {
     tag: "Stats",
-    summary: "Service-wide figures",
-    description: "Figures over live links only: a removed or expired link's share leaves every " +
-      "figure. Bots and link-preview crawlers count only under the device `bot`. Click " +
-      "figures may lag a visit by at most 2 seconds.",
+    summary: "Service-wide figures, or one link's",
+    description: "Without `slug`: figures over live links only; a removed or expired link's " +
+      "share leaves every figure. With `slug`: that live link's own figures (`slug, shortUrl, " +
+      "clicks, lastUsedAt, createdAt, expiresAt, expiresInDays, days, referrers, devices, " +
+      "countries`), shown for a protected link too, since they never hold a destination; an " +
+      "expired link answers 410, one that never existed 404. Bots and link-preview crawlers " +
+      "count only under the device `bot`. Click figures may lag a visit by at most 2 seconds. " +
+      "One rate limit for both forms.",
+    query: statsQuery,
+    parameterExample: { slug: "hello" },
     responses: {
-      200: jsonResponse("The figures", {
-        schema: stats,
+      200: jsonResponse("The service's figures, or with `slug` the link's", {
+        schema: z.union([stats, linkStats]),
         example: {
-          links: 2,
+          slug: "hello",
+          shortUrl: `${EXAMPLE_ORIGIN}/hello`,
           clicks: 12,
+          lastUsedAt: "2026-11-02T18:40:00.000Z",
+          createdAt: "2026-11-02T12:00:00.000Z",
+          expiresAt: "2026-11-09T12:00:00.000Z",
+          expiresInDays: 7,
           days: [
-            { date: "2026-10-27", links: 0, clicks: 0 },
-            { date: "2026-10-28", links: 0, clicks: 0 },
-            { date: "2026-10-29", links: 0, clicks: 0 },
-            { date: "2026-10-30", links: 0, clicks: 0 },
-            { date: "2026-10-31", links: 0, clicks: 0 },
-            { date: "2026-11-01", links: 0, clicks: 0 },
-            { date: "2026-11-02", links: 2, clicks: 12 },
+            { date: "2026-10-27", clicks: 0 },
+            { date: "2026-10-28", clicks: 0 },
+            { date: "2026-10-29", clicks: 0 },
+            { date: "2026-10-30", clicks: 0 },
+            { date: "2026-10-31", clicks: 0 },
+            { date: "2026-11-01", clicks: 0 },
+            { date: "2026-11-02", clicks: 12 },
           ],
-          top: [{ slug: "hello", shortUrl: `${EXAMPLE_ORIGIN}/hello`, title: "", clicks: 12 }],
           referrers: [{ name: "direct", clicks: 9 }, { name: "news.example", clicks: 3 }],
           devices: [{ name: "mobile", clicks: 8 }, { name: "desktop", clicks: 4 }],
           countries: [{ name: "DE", clicks: 7 }, { name: "unknown", clicks: 5 }],
-        },
+        } satisfies z.input<typeof linkStats>,
+      }),
+      400: errorResponse("A slug no link could have", "invalid slug"),
+      404: errorResponse("No link ever had the slug", new LinkNotFoundError("hello").message),
+      410: jsonResponse("The link existed and its time is up", {
+        schema: expiredErrorBody,
+        example: {
+          error: new LinkExpiredError("hello", Date.parse(EXPIRED_AT)).message,
+          slug: "hello",
+          expired: true,
+          expiresAt: EXPIRED_AT,
+        } satisfies z.input<typeof expiredErrorBody>,
       }),
     },
     rateLimit: RATE_LIMITS.stats,
   },
 };
 
-/** The route: the stats document. */
+/** The route: the stats document, or one link's figures. */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
+  const { config, store } = deps;
   return new Hono<AppEnv>().get("/", rateLimit(deps, RATE_LIMITS.stats), async (c) => {
-    const figures = await readStats(deps.store, { baseUrl: deps.config.baseUrl });
-    return c.json(figures, 200, { "Cache-Control": "no-store" });
+    const { slug } = parseQuery(c, statsQuery);
+    if (slug === undefined) {
+      const figures = await readStats(store, { baseUrl: config.baseUrl });
+      return c.json(figures, 200, { "Cache-Control": "no-store" });
+    }
+    const now = store.now();
+    const found = await readLinkFigures(store, slug, now);
+    if (found.status === "missing") throw new LinkNotFoundError(slug);
+    if (found.status === "expired") throw new LinkExpiredError(found.slug, found.expiresAt);
+    const view = toLinkStatsView(found.figures, { baseUrl: config.baseUrl, now });
+    return c.json(view, 200, { "Cache-Control": "no-store" });
   });
 }

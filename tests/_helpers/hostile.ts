@@ -50,7 +50,7 @@ export const EXTRA_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "
 /** The query parameters the pages read, which the API document does not list (docs/api.md, Pages). */
 const PAGE_QUERIES: Readonly<Record<string, Record<string, string>>> = {
   "GET /": { slug: "", made: "", bulk: "" },
-  "GET /links": { q: "", removed: "" },
+  "GET /links": { q: "", removed: "", cursor: "" },
 };
 
 /**

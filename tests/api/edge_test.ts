@@ -112,20 +112,51 @@ Deno.test("every answer with a body says nosniff, text and CSV included; the red
   assertEquals(redirect.headers.get("x-content-type-options"), null);
 });
 
-Deno.test("every response carries Access-Control-Allow-Origin", async () => {
+Deno.test("every response carries Access-Control-Allow-Origin and the exposed headers", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "example.com", slug: "cors" });
+  await t.json("/api/create", { url: "example.com", slug: "locked", pass: "secret" });
+  for (let i = 0; i < 60; i++) await (await t.request("/api/stats")).body?.cancel();
   const responses = [
     await t.request("/cors"),
+    await t.request("/cors"), // the cached link's redirect, answered before the router
+    await t.request("/cors", { method: "HEAD" }),
+    await t.request("/locked"),
     await t.request("/nothing"),
     await t.request("/api/check?slug=cors"),
     await t.request("/api/check"),
     await t.json("/api/create", "{bad"),
     await t.request("/static/style.css"),
     await t.request("/api/version"),
+    await t.request("/api/stats"), // over the limit: a 429
+    await t.request("/api/create", { method: "OPTIONS" }),
+    await t.request("/api/nothing"),
+    await t.request("/docs"),
   ];
+  assertEquals(responses.map((res) => res.status), [
+    302,
+    302,
+    302,
+    401,
+    404,
+    200,
+    400,
+    400,
+    200,
+    200,
+    429,
+    204,
+    404,
+    200,
+  ]);
   for (const res of responses) {
+    await res.body?.cancel();
     assertEquals(res.headers.get("access-control-allow-origin"), "*", res.url);
+    assertEquals(
+      res.headers.get("access-control-expose-headers"),
+      "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id, Location",
+      `${res.url} ${res.status}`,
+    );
   }
 });
 

@@ -104,6 +104,9 @@ async function judge(request: Request, res: Response): Promise<string[]> {
   const api = path === "/api" || path.startsWith("/api/");
   if (res.status >= 500) wrong.push(`status ${res.status}: ${text.slice(0, 300)}`);
   if (res.headers.get("access-control-allow-origin") !== "*") wrong.push("no CORS header");
+  if (!res.headers.get("access-control-expose-headers")?.includes("RateLimit-Remaining")) {
+    wrong.push("no exposed headers");
+  }
   if (text.includes('"compilerOptions"')) wrong.push("served a file outside static/");
   if (res.status === 429 && !/^\d+$/.test(res.headers.get("retry-after") ?? "")) {
     wrong.push("429 without Retry-After");
@@ -123,6 +126,15 @@ async function judge(request: Request, res: Response): Promise<string[]> {
       if (res.status === 429 && !String(error).includes("rate limit")) {
         wrong.push(`429 says ${String(error)}`);
       }
+    }
+  }
+  // One link's figures never hold a destination, protected or not.
+  if (
+    path === "/api/stats" && res.status === 200 && new URL(request.url).searchParams.has("slug")
+  ) {
+    // Referrers are hosts alone, so a destination's path can only come from the link itself.
+    if (/example\.(com|org|net)\/|"url"/.test(text)) {
+      wrong.push(`per-link stats name a destination: ${text.slice(0, 200)}`);
     }
   }
   return wrong;

@@ -12,12 +12,23 @@ import { makeRoute as makeStatsRoute } from "../../routes/stats.tsx";
 import type { Stats } from "../../lib/stats/types.ts";
 import { linkKey } from "../../lib/kv/keys.ts";
 import type { LogLine } from "../../lib/log/mod.ts";
+import { DESKTOP_UA, MOBILE_UA } from "../_helpers/visits.ts";
 
 const HOSTILE_TITLE = "<img src=x onerror=alert(1)>";
 const HOSTILE_NOTE = "</script><script>alert(1)</script>";
 const HOSTILE_URL = 'https://example.com/"><script>alert(1)</script>';
 
-const PAGES = ["/", "/links", "/stats", "/about", "/changelog", "/no/such/page", "/free-name"];
+const PAGES = [
+  "/",
+  "/links",
+  "/links/hostile",
+  "/stats",
+  "/docs",
+  "/about",
+  "/changelog",
+  "/no/such/page",
+  "/free-name",
+];
 
 // deno-lint-ignore no-explicit-any
 type Doc = any;
@@ -93,6 +104,9 @@ Deno.test("every page answers with the strict CSP, no inline script and no style
     assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8", path);
     assertStrictMarkup(doc, path);
     assertEquals(doc.querySelectorAll("main h1").length, 1, `one h1 on ${path}`);
+    // What a crawler and a link preview show of the page.
+    const description = doc.querySelector('meta[name="description"]')?.getAttribute("content");
+    assert(description && description.length >= 40, `a meta description on ${path}`);
   }
 });
 
@@ -195,8 +209,18 @@ Deno.test("a browser's create form post goes on (303) to the start page with the
   assertStringIncludes(card.textContent, HOSTILE_TITLE);
   assertEquals(card.querySelectorAll("img").length, 1);
   assertEquals(card.querySelector("img.qr").getAttribute("src"), "/api/qr?slug=by-form");
-  assertStringIncludes(card.textContent, "7 days left");
+  assertEquals(card.querySelector(".expiry strong").textContent, "7 days");
   assertEquals(card.querySelector("time").getAttribute("datetime"), "2026-11-09T12:00:00.000Z");
+  assertStringIncludes(card.querySelector(".expiry").textContent, "2026-11-09 12:00 UTC");
+  // The card leads to the link's own page, and comes before the form.
+  assertEquals(
+    [...card.querySelectorAll("a")].map((a: Doc) => a.getAttribute("href")).at(-1),
+    "/links/by-form",
+  );
+  assertEquals(
+    doc.querySelector(".result + form, .result ~ form")?.getAttribute("action"),
+    "/api/create",
+  );
   // The form is empty again, ready for the next link.
   assertEquals(doc.querySelector("#create-url").getAttribute("value"), "");
   assertEquals((await t.request("/by-form")).headers.get("location"), "https://example.com/form");
@@ -497,9 +521,24 @@ Deno.test("/links lists live links newest first, escaped, never a protected dest
     "BDI",
     "isolated from what is beside it",
   );
-  assertEquals(rows[2].querySelector(".note").textContent, HOSTILE_NOTE);
-  assertEquals(rows[2].querySelector(".destination").textContent, new URL(HOSTILE_URL).href);
-  assertStringIncludes(rows[0].textContent, "0 clicks · 7 days left");
+  assertEquals(rows[2].querySelector(".link-note").textContent, HOSTILE_NOTE);
+  // The host in the row, the whole address in the tip its hover or focus shows.
+  const host = rows[2].querySelector(".host");
+  assertEquals(host.textContent, "example.com");
+  assertEquals(host.getAttribute("tabindex"), "0");
+  const tip = doc.getElementById(host.getAttribute("aria-describedby"));
+  assertEquals(tip.textContent, new URL(HOSTILE_URL).href);
+  assertEquals(rows[1].querySelector(".host"), null);
+  assertEquals(rows[0].querySelector(".row-clicks").textContent, "0 clicks");
+  assertStringIncludes(rows[0].querySelector(".row-time").textContent, "7 days left");
+  assertEquals(rows[0].querySelector(".time-bar rect.left").getAttribute("width"), "100");
+  // Each row: a copy island for its short URL, and a way to its own page.
+  const copy = JSON.parse(
+    rows[0].querySelector('[data-island="CopyLink"]').getAttribute("data-props"),
+  );
+  assertEquals(copy.text, "http://sho.rt/newest");
+  assertEquals(doc.getElementById(copy.target).textContent, "http://sho.rt/newest");
+  assertEquals(rows[0].querySelector('a[href="/links/newest"]').textContent, "Stats");
   const deletes = [...doc.querySelectorAll('form[action="/links/remove"]')];
   assertEquals(deletes.length, 3);
   assertEquals(deletes[0].querySelector("input[name=slug]").getAttribute("value"), "newest");
@@ -510,7 +549,8 @@ Deno.test("/links says a link in its last day has under a day left", async () =>
   await t.json("/api/create", { url: "example.com/ending", slug: "ending" });
   t.advance(6.5 * 86_400_000);
   const { doc } = await page(t, "/links");
-  assertStringIncludes(doc.querySelector(".link-row").textContent, "0 clicks · under a day left");
+  assertStringIncludes(doc.querySelector(".row-time").textContent, "12 hours left");
+  assertEquals(doc.querySelector(".time-bar rect.left").getAttribute("width"), "7.1");
 });
 
 Deno.test("/links?q= filters by slug, title, destination and note without JavaScript", async () => {
@@ -561,21 +601,47 @@ Deno.test("deleting from /links without JavaScript asks first, then removes and 
   assertEquals(again.headers.get("content-type"), "text/html; charset=utf-8");
 });
 
-Deno.test("/links shows at most 500 links and says so", async () => {
+Deno.test("/links pages through every link, 50 a page, newest first, by cursor", async () => {
   await using t = await testApp();
   await t.json("/api/create", { url: "example.com/oldest", slug: "oldest" });
-  const made = [];
-  for (let i = 0; i < 500; i++) {
-    made.push(
-      t.json("/api/create", { url: `example.com/${i}` }, { client: `198.51.100.${i % 250}` }),
-    );
-    if (made.length === 50) await Promise.all(made.splice(0));
+  for (let i = 0; i < 120; i++) {
+    t.advance(10);
+    const made = await t.json("/api/create", { url: `example.com/${i}`, slug: `link-${i}` }, {
+      client: `198.51.100.${i % 100}`,
+    });
+    assertEquals(made.status, 201);
   }
-  await Promise.all(made);
-  const { doc } = await page(t, "/links");
-  assertEquals(doc.querySelectorAll(".link-row").length, 500);
-  assertStringIncludes(doc.querySelector("main").textContent, "Showing the newest 500");
-  assertEquals((await page(t, "/links?q=oldest")).doc.querySelectorAll(".link-row").length, 1);
+  const seen: string[] = [];
+  let path = "/links";
+  const sizes: number[] = [];
+  for (let pages = 0; pages < 5; pages++) {
+    const { doc } = await page(t, path);
+    const slugs = [...doc.querySelectorAll(".link-slug")].map((a: Doc) => a.textContent);
+    sizes.push(slugs.length);
+    seen.push(...slugs);
+    const next = doc.querySelector('.pager a[rel="next"]');
+    if (pages > 0) assertEquals(doc.querySelector(".pager a").getAttribute("href"), "/links");
+    if (next === null) break;
+    path = next.getAttribute("href");
+    assert(/^\/links\?cursor=[0-9A-Z]{26}$/.test(path), path);
+  }
+  assertEquals(sizes, [50, 50, 21]);
+  assertEquals(seen, [...Array.from({ length: 120 }, (_, i) => `/link-${119 - i}`), "/oldest"]);
+  // The filter pages too, and keeps itself in the pager's links.
+  const filtered: string[] = [];
+  let next: string | null = "/links?q=LINK";
+  while (next !== null) {
+    const { doc } = await page(t, next);
+    filtered.push(...[...doc.querySelectorAll(".link-slug")].map((a: Doc) => a.textContent));
+    next = doc.querySelector('.pager a[rel="next"]')?.getAttribute("href") ?? null;
+    if (next !== null) assertStringIncludes(next, "/links?q=LINK&cursor=");
+  }
+  assertEquals(filtered, seen.slice(0, 120));
+  // One page in all: no pager. A cursor that is not one is the first page.
+  assertEquals((await page(t, "/links?q=oldest")).doc.querySelector(".pager"), null);
+  const odd = await page(t, "/links?cursor=%3Cnot-a-cursor%3E");
+  assertEquals(odd.res.status, 200);
+  assertEquals(odd.doc.querySelector(".link-slug").textContent, "/link-119");
 });
 
 Deno.test("/stats draws the figures it is given as SVG, escaped", async () => {
@@ -606,9 +672,21 @@ Deno.test("/stats draws the figures it is given as SVG, escaped", async () => {
   assertEquals(charts[0].querySelectorAll("rect.bar").length, 7);
   assertEquals(doc.querySelectorAll(".bar-list").length, 4);
   assertStringIncludes(doc.querySelector(".bar-list").textContent, HOSTILE_TITLE);
-  // A top link leads to its row in the list, not through the short link (which would count).
-  assertEquals(doc.querySelector(".bar-list a").getAttribute("href"), "/links?q=hot#link-hot");
-  assertStringIncludes(doc.querySelector("main").textContent, "3 live links and 12,345 clicks");
+  // A top link leads to its own page, not through the short link (which would count).
+  assertEquals(doc.querySelector(".bar-list a").getAttribute("href"), "/links/hot");
+  // The headline figures come first, before any chart.
+  const figures = [...doc.querySelectorAll(".figures .figure")].map((figure: Doc) => [
+    figure.querySelector("dt").textContent,
+    figure.querySelector("dd").textContent,
+  ]);
+  assertEquals(figures, [
+    ["Live links", "3"],
+    ["Clicks", "12,345"],
+    ["Clicks today", "12"],
+    ["Links made today", "3"],
+  ]);
+  const order = [...doc.querySelectorAll("main .figures, main svg.chart")];
+  assertEquals(order[0].tagName, "DL");
 });
 
 Deno.test("/stats shows the store's live links and empty charts before any click", async () => {
@@ -616,7 +694,7 @@ Deno.test("/stats shows the store's live links and empty charts before any click
   await t.json("/api/create", { url: "example.com" });
   const { res, doc } = await page(t, "/stats");
   assertEquals(res.status, 200);
-  assertStringIncludes(doc.querySelector("main").textContent, "1 live link and 0 clicks");
+  assertEquals(doc.querySelector(".figures dd").textContent, "1");
   assertEquals(doc.querySelectorAll("svg.chart").length, 2);
   assertEquals(doc.querySelectorAll(".bar-list").length, 0);
 });
@@ -643,7 +721,7 @@ Deno.test("the 404 page for a free name links to the start page with the slug fi
 
 Deno.test("the navigation marks the current page", async () => {
   await using t = await testApp();
-  for (const path of ["/", "/links", "/stats", "/about"]) {
+  for (const path of ["/", "/links", "/stats", "/docs", "/about"]) {
     const { doc } = await page(t, path);
     const current = doc.querySelectorAll('nav a[aria-current="page"]');
     assertEquals(current.length, 1, path);
@@ -763,6 +841,10 @@ Deno.test("a refused create form post says Error in the title and ties the reaso
     assertEquals(invalid.map((el: Doc) => el.getAttribute("name")), [field], label);
     const describedBy = invalid[0].getAttribute("aria-describedby").split(" ");
     assertEquals(describedBy[0], "create-error", label);
+    // Said under its field, once; "More options" open when the field is behind it.
+    assertEquals(doc.querySelectorAll("#create-error").length, 1, label);
+    assertEquals(error.closest(".field"), invalid[0].closest(".field"), label);
+    assertEquals(doc.querySelector("details.more").hasAttribute("open"), field !== "url", label);
   }
   // The slug's own hint stays tied to it beside the error.
   const taken = await page(t, "/api/create", form({ url: "example.com/2", slug: "taken" }));
@@ -775,6 +857,8 @@ Deno.test("a refused create form post says Error in the title and ties the reaso
   const limited = await page(t, "/api/create", form({ url: "example.com/over" }));
   assertEquals(limited.res.status, 429);
   assertEquals(limited.doc.querySelectorAll("[aria-invalid]").length, 0);
+  assertEquals(limited.doc.querySelector("#create-error").closest(".field"), null);
+  assertEquals(limited.doc.querySelector("details.more").hasAttribute("open"), false);
   assertEquals(limited.doc.querySelector("title").textContent, "Error: Shorten a link · lapse");
 });
 
@@ -897,3 +981,86 @@ function assertRedirectPolicy(res: Response): void {
   assertEquals(res.headers.get("referrer-policy"), "unsafe-url");
   assertEquals(res.headers.get("cache-control"), "no-store");
 }
+
+Deno.test("More options opens by itself when a refused post brings a value back into it", async () => {
+  await using t = await testApp();
+  const closed = await page(t, "/");
+  assertEquals(closed.doc.querySelector("details.more").hasAttribute("open"), false);
+  // The destination is refused; the title typed with it comes back, so its box is open.
+  const titled = await page(t, "/api/create", form({ url: "not a url", title: "Kept" }));
+  assertEquals(titled.res.status, 400);
+  assertEquals(titled.doc.querySelector("details.more").hasAttribute("open"), true);
+  assertEquals(titled.doc.querySelector("#create-title").getAttribute("value"), "Kept");
+  // A password is never sent back, but the box opens to say it must be typed again.
+  const locked = await page(t, "/api/create", form({ url: "not a url", pass: "pw" }));
+  assertEquals(locked.doc.querySelector("details.more").hasAttribute("open"), true);
+  const bare = await page(t, "/api/create", form({ url: "not a url" }));
+  assertEquals(bare.doc.querySelector("details.more").hasAttribute("open"), false);
+  // A name to claim from the 404 page is a value in it too.
+  const claim = await page(t, "/?slug=claim-me");
+  assertEquals(claim.doc.querySelector("details.more").hasAttribute("open"), true);
+  // The destination and its button come first in the form.
+  const first = [
+    ...closed.doc.querySelectorAll(
+      'form[action="/api/create"] input, form[action="/api/create"] button',
+    ),
+  ]
+    .slice(0, 2).map((el: Doc) => el.getAttribute("name") ?? el.textContent);
+  assertEquals(first, ["url", "Shorten"]);
+});
+
+Deno.test("/links/<slug> shows a live link's figures, and the 404 page for any other", async () => {
+  await using t = await testApp();
+  await makeHostileLinks(t);
+  t.advance(3_600_000);
+  for (const agent of [MOBILE_UA, DESKTOP_UA]) {
+    const res = await t.request("/hostile", {
+      headers: { "User-Agent": agent, Referer: "https://news.example/a" },
+    });
+    assertEquals(res.status, 302);
+    await res.body?.cancel();
+  }
+  await t.deps.clicks.flush();
+  const { res, doc, html } = await page(t, "/links/hostile");
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("cache-control"), "no-store");
+  assertNotIncludes(html, HOSTILE_TITLE);
+  assertNotIncludes(html, "<script>alert(1)");
+  assertEquals(doc.querySelector("h1").textContent, "/hostile");
+  assertEquals(doc.querySelector(".short-url a").getAttribute("href"), "http://sho.rt/hostile");
+  assertEquals(doc.querySelector("img.qr").getAttribute("src"), "/api/qr?slug=hostile");
+  assertEquals(doc.querySelector(".expiry strong").textContent, "6 days 23 hours");
+  const facts = doc.querySelector(".facts").textContent;
+  assertStringIncludes(facts, new URL(HOSTILE_URL).href);
+  assertStringIncludes(facts, HOSTILE_NOTE);
+  assertStringIncludes(facts, "2026-11-02 12:00 UTC"); // made
+  const figures = [...doc.querySelectorAll(".figures dd")].map((dd: Doc) => dd.textContent);
+  assertEquals(figures, ["2", "2"]);
+  assertEquals(doc.querySelectorAll("svg.chart rect.bar").length, 7);
+  const lists = [...doc.querySelectorAll(".bar-list")].map((list: Doc) => list.textContent);
+  assertEquals(lists.length, 3);
+  assertStringIncludes(lists[0], "news.example");
+  assertStringIncludes(lists[1], "mobile");
+  assert(doc.querySelector('[data-island="CopyLink"]'), "a copy button");
+  assertEquals(doc.querySelector('nav a[aria-current="page"]').getAttribute("href"), "/links");
+  // A protected link: its figures, never its destination, whatever cookies are held.
+  const unlocked = await t.json("/api/unlock", { slug: "locked", pass: "pw" });
+  const cookie = (unlocked.headers.get("set-cookie") ?? "").split(";")[0]!;
+  const locked = await page(t, "/links/locked", { headers: { Cookie: cookie } });
+  assertEquals(locked.res.status, 200);
+  assertNotIncludes(locked.html, "secret.example");
+  assertStringIncludes(locked.doc.querySelector(".facts").textContent, "Hidden");
+  assertStringIncludes(locked.doc.querySelector("h1").textContent, "Protected");
+  // Unknown, malformed and expired: the 404 page, which says where an expired link pointed.
+  const unknown = await page(t, "/links/no-such-link");
+  assertEquals(unknown.res.status, 404);
+  assertStringIncludes(unknown.doc.querySelector("main").textContent, "The name is free");
+  assertEquals((await page(t, "/links/%3Cb%3E")).res.status, 404);
+  t.advance(7 * 86_400_000);
+  const expired = await page(t, "/links/hostile");
+  assertEquals(expired.res.status, 404);
+  assertStringIncludes(expired.doc.querySelector("main").textContent, "expired on");
+  assertStringIncludes(expired.doc.querySelector("main").textContent, new URL(HOSTILE_URL).href);
+  const expiredLocked = await page(t, "/links/locked");
+  assertNotIncludes(expiredLocked.html, "secret.example");
+});

@@ -16,6 +16,7 @@ const PAGES_NEEDING_STORE: Record<string, boolean> = {
   "/docs": false,
   "/links": true,
   "/links/remove": true,
+  "/links/:slug": true,
   "/stats": true,
   // A page asked for with a trailing slash is sent to its path, reading nothing.
   "/about/": false,

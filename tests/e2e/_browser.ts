@@ -106,11 +106,15 @@ export async function startBrowserFixture(): Promise<BrowserFixture> {
   };
 }
 
-/** Waits until every island on `page` has hydrated. */
+/**
+ * Waits until every island on `page` has hydrated, but those inside a closed `<details>`, which
+ * hydrate when it opens (call this again after opening one).
+ */
 export async function waitForIslands(page: Page): Promise<void> {
   await page.waitForFunction(() =>
-    document.querySelectorAll("[data-island]").length ===
-      document.querySelectorAll("[data-island][data-hydrated]").length
+    [...document.querySelectorAll<HTMLElement>("[data-island]")].every((island) =>
+      "hydrated" in island.dataset || island.closest("details:not([open])") !== null
+    )
   );
 }
 
@@ -150,4 +154,41 @@ export async function createByApi(
   });
   if (res.status !== 201) throw new Error(`create answered ${res.status}: ${await res.text()}`);
   return await res.json();
+}
+
+/** Opens the start page's "More options" (custom name, title, note, password) if it is closed. */
+export async function openMoreOptions(page: Page): Promise<void> {
+  const more = page.locator("details.more");
+  if (!(await more.evaluate((details) => (details as HTMLDetailsElement).open))) {
+    await more.locator("summary").click();
+  }
+}
+
+/**
+ * Words cut in two on `page`: each word of the visible text outside addresses and code (which
+ * may break anywhere) that the browser laid out on more than one line. Hyphens and slashes are
+ * places a word may end, so a name broken after one is not counted.
+ */
+export async function brokenWords(page: Page): Promise<string[]> {
+  return await page.evaluate(() => {
+    const skip = ".url, code, pre, svg, input, textarea, .visually-hidden, [hidden]";
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest(skip) || parent.getClientRects().length === 0) continue;
+      const text = node.textContent ?? "";
+      for (const match of text.matchAll(/[^\s\-\/]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index!);
+        range.setEnd(node, match.index! + match[0].length);
+        const tops = new Set(
+          [...range.getClientRects()].filter((r) => r.width > 0)
+            .map((r) => Math.round(r.top)),
+        );
+        if (tops.size > 1) broken.push(match[0]);
+      }
+    }
+    return broken;
+  });
 }

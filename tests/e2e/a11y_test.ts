@@ -4,9 +4,11 @@ import type { Page } from "playwright-core";
 import { StatsPage } from "../../components/StatsPage.tsx";
 import type { Stats } from "../../lib/stats/types.ts";
 import { renderPage } from "../../routes/_lib/html.ts";
-import { assertEquals } from "../_helpers/assert.ts";
+import { assert, assertEquals } from "../_helpers/assert.ts";
 import {
+  brokenWords,
   type BrowserFixture,
+  openMoreOptions,
   screenshot,
   SKIP_BROWSER_TESTS,
   startBrowserFixture,
@@ -88,6 +90,7 @@ async function showResult(page: Page): Promise<void> {
   await page.getByLabel("Destination", { exact: true }).fill(
     "example.com/a/very/long/destination/that/should/wrap/nicely/on/small/screens?q=1",
   );
+  await openMoreOptions(page);
   await page.getByLabel("Title (optional)").fill("A title for the card");
   await page.getByRole("button", { name: "Shorten", exact: true }).click();
   await page.locator(".result").waitFor();
@@ -117,6 +120,8 @@ async function preparePages(f: BrowserFixture): Promise<Record<string, string>> 
   return {
     home: "/",
     links: "/links",
+    link: "/links/docs-page",
+    "link-locked": "/links/locked-one",
     stats: "/stats",
     "stats-figures": "/stats?figures",
     about: "/about",
@@ -128,7 +133,7 @@ async function preparePages(f: BrowserFixture): Promise<Record<string, string>> 
 }
 
 Deno.test({
-  name: "every page passes axe in light and dark, and is photographed at 1024 and 360 px",
+  name: "every page passes axe in light and dark, and is photographed at 1280 and 390 px",
   ignore: SKIP_BROWSER_TESTS,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -150,7 +155,11 @@ Deno.test({
     for (const scheme of ["light", "dark"] as const) {
       await t.step(`no axe violations on any page, ${scheme}`, async () => {
         // The page's CSP would refuse axe's inline script; the pages' own CSP is tested elsewhere.
-        const page = await f.open({ colorScheme: scheme, bypassCSP: true });
+        const page = await f.open({
+          colorScheme: scheme,
+          viewport: { width: 1280, height: 800 },
+          bypassCSP: true,
+        });
         await page.route("**/stats?figures", (route) =>
           route.fulfill({
             status: 200,
@@ -163,21 +172,21 @@ Deno.test({
           await waitForIslands(page);
           const violations = await axeViolations(page);
           if (violations.length > 0) failures.push(`${path} (${scheme}):\n${describe(violations)}`);
-          await screenshot(page, `${name}-${scheme}`);
+          await screenshot(page, `${name}-${scheme}-1280`);
         }
         await showResult(page);
         const violations = await axeViolations(page);
         if (violations.length > 0) {
           failures.push(`/ with a result (${scheme}):\n${describe(violations)}`);
         }
-        await screenshot(page, `home-result-${scheme}`);
+        await screenshot(page, `home-result-${scheme}-1280`);
         await page.context().close();
         assertEquals(failures, [], failures.join("\n\n"));
       });
-      await t.step(`every page fits 360 px and passes axe there, ${scheme}`, async () => {
+      await t.step(`every page fits 390 px and passes axe there, ${scheme}`, async () => {
         const page = await f.open({
           colorScheme: scheme,
-          viewport: { width: 360, height: 740 },
+          viewport: { width: 390, height: 844 },
           bypassCSP: true, // for axe's inline script, as above
         });
         await page.route("**/stats?figures", (route) =>
@@ -191,21 +200,59 @@ Deno.test({
           await page.goto(path);
           await waitForIslands(page);
           const width = await page.evaluate(() => document.documentElement.scrollWidth);
-          if (width > 360) failures.push(`${path}: ${width} px wide`);
+          if (width > 390) failures.push(`${path}: ${width} px wide`);
           // What scrolls inside the page at this width must be reachable by keyboard, say.
           const violations = await axeViolations(page);
           if (violations.length > 0) failures.push(`${path}:\n${describe(violations)}`);
-          await screenshot(page, `${name}-${scheme}-360`);
+          await screenshot(page, `${name}-${scheme}-390`);
         }
         await showResult(page);
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        if (width > 360) failures.push(`/ with a result: ${width} px wide`);
+        if (width > 390) failures.push(`/ with a result: ${width} px wide`);
         const violations = await axeViolations(page);
         if (violations.length > 0) failures.push(`/ with a result:\n${describe(violations)}`);
-        await screenshot(page, `home-result-${scheme}-360`);
+        await screenshot(page, `home-result-${scheme}-390`);
         await page.context().close();
         assertEquals(failures, [], failures.join("\n\n"));
       });
     }
+    await t.step(
+      "from 320 px up no page is wider than the screen or cuts a word in two",
+      async () => {
+        const page = await f.open({ bypassCSP: true });
+        await page.route("**/stats?figures", (route) =>
+          route.fulfill({
+            status: 200,
+            headers: Object.fromEntries(figures.headers),
+            body: figuresHtml,
+          }));
+        const failures: string[] = [];
+        for (const width of [320, 390, 768, 1280]) {
+          await page.setViewportSize({ width, height: 800 });
+          for (const path of Object.values(pages)) {
+            await page.goto(path);
+            await waitForIslands(page);
+            const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+            if (wide > width) failures.push(`${path} at ${width} px: ${wide} px wide`);
+            const broken = await brokenWords(page);
+            if (broken.length > 0) {
+              failures.push(`${path} at ${width} px cuts ${broken.join(", ")}`);
+            }
+          }
+          await showResult(page);
+          const broken = await brokenWords(page);
+          if (broken.length > 0) failures.push(`/ with a result at ${width} px cuts ${broken}`);
+        }
+        // The check itself finds a word that is cut.
+        await page.setViewportSize({ width: 320, height: 800 });
+        await page.setContent(
+          '<p style="width: 60px; overflow-wrap: anywhere">protected by a password</p>',
+        );
+        const cut = await brokenWords(page);
+        assert(cut.includes("password"), cut.join(", "));
+        await page.context().close();
+        assertEquals(failures, [], failures.join("\n"));
+      },
+    );
   },
 });

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import {
   createByApi,
+  openMoreOptions,
   SKIP_BROWSER_TESTS,
   startBrowserFixture,
   waitForIslands,
@@ -133,6 +134,7 @@ Deno.test({
         await page.locator(".result").waitFor();
         await waitForFocus(page, "result-heading");
         await page.getByLabel("Destination", { exact: true }).fill("example.com/refused");
+        await openMoreOptions(page);
         await page.getByLabel("Custom name (optional)").fill("stats");
         await page.getByRole("button", { name: "Shorten", exact: true }).click();
         await page.locator("#create-error", { hasText: "reserved" }).waitFor();
@@ -188,6 +190,7 @@ Deno.test({
         await page.goto("/");
         await waitForIslands(page);
         await page.getByText("Several links at once").click();
+        await waitForIslands(page);
         const lines = page.getByLabel(/Destinations, one a line/);
         await lines.fill("example.com/bulk-focus-1\nexample.com/bulk-focus-2");
         await page.getByRole("button", { name: "Shorten all" }).click();

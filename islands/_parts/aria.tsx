@@ -4,6 +4,7 @@
  * @module
  */
 import { useEffect, useRef, useState } from "preact/hooks";
+import { shownError } from "./format.ts";
 
 /**
  * A function asking for the element with the given id to be focused once the island has next
@@ -44,11 +45,21 @@ export function fieldAria(name: string, error: FieldError, ...hints: string[]) {
   };
 }
 
+/** Props of {@linkcode FieldError}. */
+export interface FieldErrorProps {
+  /** The element's id, which the field's `aria-describedby` names. */
+  id: string;
+  /** The refusal's sentence, or `null` for none. */
+  error: string | null;
+  /** Whether the refusal belongs here: under the field it names, or where no field is named. */
+  here: boolean;
+}
+
 /**
- * The field a refusal's sentence is about, of `fields`: the service's sentences begin with the
- * field's name (`url must use http or https`, `slug "x" is already taken`). `null` for any other.
+ * A form's refusal, said under the field it is about (which {@linkcode fieldAria} ties to it),
+ * focusable so the form can move focus to it.
  */
-export function fieldNamed(sentence: string, fields: readonly string[]): string | null {
-  const first = /^[a-z][a-zA-Z]*/.exec(sentence)?.[0];
-  return first !== undefined && fields.includes(first) ? first : null;
+export function FieldError({ id, error, here }: FieldErrorProps) {
+  if (!error || !here) return null;
+  return <p id={id} class="error field-error" role="alert" tabIndex={-1}>{shownError(error)}</p>;
 }

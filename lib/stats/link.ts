@@ -1,0 +1,164 @@
+/**
+ * One link's figures: its clicks, last use, the last seven days and its breakdowns, read with
+ * a bounded number of store reads (the link under its slug, then its figures record), whatever
+ * the store holds. Where a link's figures are kept is known in {@linkcode readLinkFigures} and
+ * nowhere else: `/api/stats?slug=` and the per-link page both read through it.
+ * @module
+ */
+import { linkStatsKey } from "../kv/keys.ts";
+import type { Store } from "../kv/store.ts";
+import { lookupLink } from "../links/read.ts";
+import { expiresInDays, isExpired, shortUrlOf } from "../links/record.ts";
+import {
+  CLICKS,
+  COUNTRIES,
+  DAY_CLICKS,
+  DAY_MS,
+  dayOf,
+  DEVICES,
+  REFERRERS,
+} from "../tallies/kinds.ts";
+import { type LinkStats, readLinkStats, shareOf } from "../tallies/shares.ts";
+import { TOP_NAMES } from "./read.ts";
+import type { StatsCount } from "./types.ts";
+
+/** One UTC day of a link's last seven. */
+export interface LinkDay {
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** Clicks by people that day. */
+  clicks: number;
+}
+
+/** One live link's figures, times in epoch milliseconds. Never its destination. */
+export interface LinkFigures {
+  slug: string;
+  /** The link's title; `""` when none. */
+  title: string;
+  /** Whether a password guards the redirect (the figures are shown all the same). */
+  protected: boolean;
+  /** When the link was made. */
+  createdAt: number;
+  /** Its deadline. */
+  expiresAt: number;
+  /** Clicks by people (bots are not counted). */
+  clicks: number;
+  /** The last click by a person, or `null` before the first. */
+  lastUsedAt: number | null;
+  /** The last seven UTC days up to `now`'s, oldest first. */
+  days: LinkDay[];
+  /** Referring hosts, or `direct` (and `other` past the hosts a link keeps), most first. */
+  referrers: StatsCount[];
+  /** Visits by device class, most first; bots count only here, under `bot`. */
+  devices: StatsCount[];
+  /** Clicks by ISO 3166 alpha-2 code, or `unknown`, most first. */
+  countries: StatsCount[];
+}
+
+/** What {@linkcode readLinkFigures} finds under a slug. */
+export type LinkFiguresLookup =
+  | { status: "live"; figures: LinkFigures }
+  | { status: "expired"; slug: string; expiresAt: number }
+  | { status: "missing" };
+
+/**
+ * The figures of the live link under `slug` at `now` (epoch ms, the store's clock by default);
+ * `expired` with its deadline when its time is up and it is not yet swept, `missing` when no
+ * link has the slug. Two store reads (three for a legacy record, which gets its deadline
+ * first), whatever the number of links or clicks. Each breakdown holds at most
+ * {@linkcode TOP_NAMES} names, as the service-wide stats do.
+ *
+ * Lag: `clicks` follows a visit within 2 seconds, the rest within `STATS_LAG_SECONDS`.
+ *
+ * @example
+ * ```ts
+ * const found = await readLinkFigures(store, "hello");
+ * if (found.status === "live") console.log(found.figures.clicks);
+ * ```
+ */
+export async function readLinkFigures(
+  store: Store,
+  slug: string,
+  now: number = store.now(),
+): Promise<LinkFiguresLookup> {
+  const found = await lookupLink(store, slug);
+  if (found.status === "missing") return { status: "missing" };
+  const { record } = found;
+  if (isExpired(record, now)) {
+    return { status: "expired", slug: record.slug, expiresAt: record.expiresAt };
+  }
+  const stored = await store.kv.get(linkStatsKey(record.id));
+  const stats = readLinkStats(stored.value);
+  return {
+    status: "live",
+    figures: {
+      slug: record.slug,
+      title: record.title,
+      protected: record.passHash !== null,
+      createdAt: record.createdAt,
+      expiresAt: record.expiresAt,
+      clicks: shareOf(stats, CLICKS),
+      lastUsedAt: stats.lastUsedAt,
+      days: Array.from({ length: 7 }, (_, i) => {
+        const date = dayOf(now - (6 - i) * DAY_MS);
+        return { date, clicks: shareOf(stats, DAY_CLICKS, date) };
+      }),
+      referrers: namesOf(stats, REFERRERS),
+      devices: namesOf(stats, DEVICES),
+      countries: namesOf(stats, COUNTRIES),
+    },
+  };
+}
+
+/** The names of `kind` with their counts, most first, then by name; at most TOP_NAMES. */
+function namesOf(stats: LinkStats, kind: string): StatsCount[] {
+  return Object.entries(stats.shares[kind] ?? {})
+    .filter(([, clicks]) => clicks > 0)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .slice(0, TOP_NAMES)
+    .map(([name, clicks]) => ({ name, clicks }));
+}
+
+/** One link's figures as `GET /api/stats?slug=` answers them (see `linkStats` in `schema.ts`). */
+export interface LinkStatsView {
+  slug: string;
+  shortUrl: string;
+  clicks: number;
+  lastUsedAt: string | null;
+  createdAt: string;
+  expiresAt: string;
+  expiresInDays: number;
+  days: LinkDay[];
+  referrers: StatsCount[];
+  devices: StatsCount[];
+  countries: StatsCount[];
+}
+
+/** Options of {@linkcode toLinkStatsView}. */
+export interface LinkStatsViewOptions {
+  /** Public origin, for `shortUrl`. */
+  baseUrl: string;
+  /** Current time (epoch ms), for `expiresInDays`. */
+  now: number;
+}
+
+/** The answer of `GET /api/stats?slug=`: times as ISO 8601 UTC, no title, no destination. */
+export function toLinkStatsView(
+  figures: LinkFigures,
+  options: LinkStatsViewOptions,
+): LinkStatsView {
+  const iso = (time: number) => new Date(time).toISOString();
+  return {
+    slug: figures.slug,
+    shortUrl: shortUrlOf(figures.slug, options.baseUrl),
+    clicks: figures.clicks,
+    lastUsedAt: figures.lastUsedAt === null ? null : iso(figures.lastUsedAt),
+    createdAt: iso(figures.createdAt),
+    expiresAt: iso(figures.expiresAt),
+    expiresInDays: expiresInDays(figures.expiresAt, options.now),
+    days: figures.days,
+    referrers: figures.referrers,
+    devices: figures.devices,
+    countries: figures.countries,
+  };
+}
