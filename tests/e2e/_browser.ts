@@ -156,7 +156,7 @@ export async function createByApi(
   return await res.json();
 }
 
-/** Opens the start page's "More options" (custom name, title, note, password) if it is closed. */
+/** Opens the start page's "More options" (custom name, title, note, password, visit limit) if closed. */
 export async function openMoreOptions(page: Page): Promise<void> {
   const more = page.locator("details.more");
   if (!(await more.evaluate((details) => (details as HTMLDetailsElement).open))) {

@@ -164,6 +164,7 @@ Deno.test({
           if (javaScriptEnabled) await waitForIslands(page);
           const path = `/once-${javaScriptEnabled ? "js" : "plain"}`;
           await page.getByLabel("Destination", { exact: true }).fill(`${f.destination}${path}`);
+          await openMoreOptions(page);
           await page.getByLabel("Opens at most N times (optional)").fill("1");
           await page.getByRole("button", { name: "Shorten", exact: true }).click();
           await page.locator(".result").waitFor();
