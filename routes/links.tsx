@@ -7,12 +7,19 @@ import { Hono } from "hono";
 import { LinksPage } from "../components/LinksPage.tsx";
 import { RemovePage } from "../components/RemovePage.tsx";
 import { LinkNotFoundError } from "../lib/errors.ts";
-import { existingSlug, findLinkEntries, getLiveLink, isSlugLike } from "../lib/links/mod.ts";
+import {
+  existingSlug,
+  findLinkEntries,
+  getLiveLink,
+  isSlugLike,
+  type LinkConfirmation,
+} from "../lib/links/mod.ts";
 import { RATE_LIMITS } from "../lib/rate_limit/mod.ts";
 import { parseInput } from "../lib/validation.ts";
 import { readObjectBody } from "./_lib/body.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
+import { isBrowserForm } from "./_lib/negotiate.ts";
 import { redirectWithPolicy } from "./_lib/redirect.ts";
 import { removeLinkOf } from "./_lib/remove.ts";
 import { rateLimit } from "./_middleware/rate_limit.ts";
@@ -25,9 +32,9 @@ const MAX_QUERY = 200;
 
 /**
  * The route. `GET /links?q=` lists the live links matching `q`. `POST /links/remove` with `slug`
- * answers a page asking to confirm; with `confirm=yes` too it deletes the link and answers 303 to
- * `/links?removed=<slug>`, keeping the filter `q` it was sent; an unknown slug gets the 404 error
- * page.
+ * answers a page asking to confirm; with `confirm=yes` too it deletes the link and answers a
+ * browser's form post 303 to `/links?removed=<slug>`, keeping the filter `q` it was sent, and any
+ * other client `{ok: true, slug}`; an unknown slug gets the 404 error page.
  */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>()
@@ -66,6 +73,8 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
         });
       }
       await removeLinkOf(deps, slug);
+      // One rule for every form: a 303 for a browser's form post, JSON for any other client.
+      if (!isBrowserForm(c)) return c.json({ ok: true, slug } satisfies LinkConfirmation);
       const back = new URLSearchParams(q ? { q, removed: slug } : { removed: slug });
       return redirectWithPolicy(c, `/links?${back}`, 303);
     });

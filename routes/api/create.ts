@@ -26,8 +26,9 @@ export const spec: RouteSpec = {
       "`https://`; only http(s) URLs with a real host, not this service's, are taken. Without " +
       "`slug`, seven random base62 characters are drawn. With `pass`, the link is protected: " +
       "its redirect needs the unlock cookie, and its destination is withheld elsewhere. Empty " +
-      "or `null` optional fields count as absent; unknown fields are ignored. A browser's plain " +
-      "HTML form post that succeeds answers 303 to `/?made=<slug>`, the start page with the " +
+      "or `null` optional fields count as absent; unknown fields are ignored. A body sent as a " +
+      "form that parses as a JSON object is read as JSON (`curl -d '{...}'`). A browser's " +
+      "form post (a form body and `Accept: text/html`) that succeeds answers 303 to `/?made=<slug>`, the start page with the " +
       "link's card for the browser that made it (a cookie, `lapse_made`, says so for an hour); " +
       "one that is refused gets the start page again, with the reason, under the " +
       "status below.",
