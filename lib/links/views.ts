@@ -62,6 +62,11 @@ export const checkResult = z.object({
   slug: z.string().describe("The slug asked about, trimmed"),
   exists: z.boolean().describe("Whether a live link has it; an expired link does not count"),
   reserved: z.boolean().describe("Whether it is a reserved word, which no link may take"),
+  valid: z.boolean().describe(
+    "Whether it could be claimed as a custom slug at all: 3 to 48 of `A-Z a-z 0-9 - _`, " +
+      "starting with a letter or digit, and not reserved. It is free to claim when `valid` " +
+      "and not `exists`",
+  ),
 });
 
 /** What `GET /api/check` answers. */

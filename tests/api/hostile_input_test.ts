@@ -99,6 +99,12 @@ async function judge(request: Request, res: Response): Promise<string[]> {
     wrong.push("no exposed headers");
   }
   if (text.includes('"compilerOptions"')) wrong.push("served a file outside static/");
+  // Check answers every request with a slug parameter, whatever the slug.
+  const url = new URL(request.url);
+  if (
+    path === "/api/check" && ["GET", "HEAD"].includes(request.method) &&
+    url.searchParams.has("slug") && res.status !== 200
+  ) wrong.push(`check answered ${res.status}`);
   // One rule for every form: a 303 only for a browser's form post.
   if (res.status === 303 && !isBrowserForm(request)) wrong.push("303 to a client not a browser");
   if (res.status === 429 && !/^\d+$/.test(res.headers.get("retry-after") ?? "")) {
