@@ -6,17 +6,17 @@
 import { z } from "zod";
 
 const slug = z.string().describe("The short name");
-const shortUrl = z.string().describe("The full short URL: the service's origin and the slug");
-const destination = z.string().nullable().describe(
+const shortUrl = z.url().describe("The full short URL: the service's origin and the slug");
+const destination = z.url().nullable().describe(
   "The destination; `null` for a protected link unless the request carries its unlock cookie",
 );
 const isProtected = z.boolean().describe("Whether a password guards the redirect");
 const expiresInDays = z.number().int().min(0).describe(
   "Whole days left, rounded up; a new link says 7",
 );
-const expiresAt = z.string().describe("The deadline, ISO 8601 UTC");
+const expiresAt = z.iso.datetime().describe("The deadline, ISO 8601 UTC");
 const clicks = z.number().int().min(0).describe("Clicks by people (bots are not counted)");
-const createdAt = z.string().describe("When the link was made, ISO 8601 UTC");
+const createdAt = z.iso.datetime().describe("When the link was made, ISO 8601 UTC");
 
 /** The link as create and bulk answer it. */
 export const linkView = z.object({
@@ -40,7 +40,9 @@ export const linkListEntry = z.object({
   clicks,
   protected: isProtected,
   createdAt,
-  lastUsedAt: z.string().nullable().describe("The last click, ISO 8601 UTC; `null` before it"),
+  lastUsedAt: z.iso.datetime().nullable().describe(
+    "The last click, ISO 8601 UTC; `null` before it",
+  ),
   expiresAt,
   expiresInDays,
 });
