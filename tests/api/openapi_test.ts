@@ -1,6 +1,6 @@
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { assert, assertEquals } from "../_helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import { TEST_BASE_URL, testApp } from "../_helpers/app.ts";
 import {
   HTTP_METHODS,
@@ -194,4 +194,16 @@ Deno.test("the document gives times, dates and URLs their formats, a security fo
   }
   assertEquals(document.paths["/api/unshorten"]?.get?.security, [{}, { unlockCookie: [] }]);
   assertEquals(document.paths["/api/create"]?.post?.security, []);
+});
+
+Deno.test("the repository is MIT licensed, and the README and the document say so", async () => {
+  const root = new URL("../../", import.meta.url);
+  const license = await Deno.readTextFile(new URL("LICENSE", root));
+  assert(license.startsWith("MIT License\n"), license.slice(0, 40));
+  assertStringIncludes(license, "Permission is hereby granted, free of charge");
+  const readme = await Deno.readTextFile(new URL("README.md", root));
+  assertStringIncludes(readme, "MIT: see [LICENSE](LICENSE)");
+  await using t = await testApp();
+  const document: OpenApiDocument = await (await t.request("/api/openapi.json")).json();
+  assertEquals(document.info.license.identifier, "MIT");
 });
