@@ -36,6 +36,8 @@ interface Tally {
   byStatus: Map<number, number>;
   byTarget: Map<string, number>;
   limited: number;
+  /** Per-link stats answered with a link's figures. */
+  linkFigures: number;
   violations: string[];
 }
 
@@ -157,6 +159,7 @@ async function runBattery(t: TestApp, cases: HostileCase[]): Promise<Tally> {
     byStatus: new Map(),
     byTarget: new Map(),
     limited: 0,
+    linkFigures: 0,
     violations: [],
   };
   for (const [index, hostile] of cases.entries()) {
@@ -174,6 +177,10 @@ async function runBattery(t: TestApp, cases: HostileCase[]): Promise<Tally> {
     tally.byStatus.set(status, (tally.byStatus.get(status) ?? 0) + 1);
     tally.byTarget.set(hostile.target, (tally.byTarget.get(hostile.target) ?? 0) + 1);
     if (status === 429) tally.limited++;
+    const sent = new URL(request.url);
+    if (status === 200 && sent.pathname === "/api/stats" && sent.searchParams.has("slug")) {
+      tally.linkFigures++;
+    }
     for (const problem of wrong) {
       tally.violations.push(`#${index} ${problem}\n    ${describeCase(hostile)}`);
     }
@@ -221,6 +228,7 @@ Deno.test("5,000 hostile requests to every mounted route get no 5xx, JSON errors
   assertEquals(failures, [], "the app logged failures");
   assert(tally.cases >= 2000, `only ${tally.cases} cases`);
   assert(tally.limited > 0, "no case reached a rate limit");
+  assert(tally.linkFigures > 0, "no case read a link's figures");
   for (const endpoint of endpoints) {
     const target = `${endpoint.method} ${endpoint.path}`;
     assert((tally.byTarget.get(target) ?? 0) >= 20, `${target} got few cases`);
