@@ -6,16 +6,14 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { parseAccept } from "hono/utils/accept";
+// The types Hono's own compress middleware compresses (text, JSON, XML, SVG, scripts...).
+import { COMPRESSIBLE_CONTENT_TYPE_REGEX as COMPRESSIBLE } from "hono/utils/compress";
 
 /** Options of {@linkcode compress}. */
 export interface CompressOptions {
   /** Smallest body compressed, in bytes; default 1,024. */
   threshold?: number;
 }
-
-/** The types worth compressing: text, JSON, XML, SVG, scripts. */
-const COMPRESSIBLE =
-  /^\s*(text\/|application\/(json|javascript|xml|[\w.+-]+\+json|[\w.+-]+\+xml)\b|image\/svg\+xml\b)/i;
 
 // The `Content-Encoding` sent, and the `CompressionStream` format that makes it.
 const ENCODINGS = [["br", "brotli"], ["gzip", "gzip"]] as const;
