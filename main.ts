@@ -3,7 +3,7 @@
  * @module
  */
 import { ConfigError, loadConfig } from "./fresh.config.ts";
-import { startServer } from "./server.ts";
+import { startServer, StartupError } from "./server.ts";
 import { readManifest } from "./tasks/bundle.ts";
 
 if (import.meta.main) {
@@ -17,7 +17,8 @@ if (import.meta.main) {
     }
     server.stopOnSignals();
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    // A configuration the service cannot start with is one clear message, not a stack trace.
+    if (!(error instanceof ConfigError || error instanceof StartupError)) throw error;
     console.error(error.message);
     Deno.exit(1);
   }

@@ -6,13 +6,25 @@
 import type { Config } from "./fresh.config.ts";
 import { runHourlyJob } from "./lib/jobs/hourly.ts";
 import { pause } from "./lib/kv/retry.ts";
-import { openStore, type Store } from "./lib/kv/store.ts";
+import { openStore, type Store, StoreUnwritableError } from "./lib/kv/store.ts";
 import { describeError, type Logger, logLine } from "./lib/log/mod.ts";
 import { createDeps } from "./routes/_lib/deps.ts";
 import { createApp } from "./routes/mod.ts";
 
 // The pause before serving again after the server stopped accepting connections.
 const RESERVE_PAUSE_MS = 100;
+
+/**
+ * The service cannot start as configured: the message is one line for a person, naming the
+ * variable to change and why.
+ */
+export class StartupError extends Error {
+  /** Builds the error with its one-line message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "StartupError";
+  }
+}
 
 /** A running service. */
 export interface RunningServer {
@@ -47,6 +59,9 @@ export async function startServer(
   const store = await openStore(config.kvPath, {
     ttlMs: config.linkTtlMs,
     onUnavailable: (error) => unavailable = error,
+  }).catch((error) => {
+    if (!(error instanceof StoreUnwritableError)) throw error;
+    throw new StartupError(`KV_PATH: ${error.message}`, { cause: error });
   });
   const deps = await createDeps(config, store, { log: options.log });
   if (unavailable !== null) {
@@ -102,7 +117,16 @@ export async function startServer(
     });
     return serving;
   };
-  let server = listen(config.port, true);
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = listen(config.port, true);
+  } catch (error) {
+    sweeps.abort();
+    await deps.clicks.stop();
+    await store.cache.unwatch();
+    store.kv.close();
+    throw listenError(error, config);
+  }
   const addr = server.addr;
   const stop = () =>
     stopping ??= (async () => {
@@ -113,6 +137,9 @@ export async function startServer(
       }
       sweeps.abort();
       await deps.clicks.stop(); // write every recorded visit
+      deps.log(logLine("info", "stopped: every recorded click is written", {
+        waiting: deps.clicks.pending,
+      }));
       await store.cache.unwatch();
       await deps.log.flush?.();
       store.kv.close();
@@ -129,4 +156,38 @@ export async function startServer(
       }
     },
   };
+}
+
+/** Why listening on `config`'s address failed, as one line naming the variable to change. */
+function listenError(error: unknown, config: Config): Error {
+  const where = `${config.hostname}:${config.port}`;
+  const why = error instanceof Error ? error.message.replace(/ \(os error \d+\)$/, "") : "";
+  if (error instanceof Deno.errors.AddrInUse) {
+    return new StartupError(
+      `PORT: ${config.port} is already in use on ${config.hostname}; stop what holds it, or set ` +
+        "PORT to another",
+      { cause: error },
+    );
+  }
+  if (error instanceof Deno.errors.AddrNotAvailable) {
+    return new StartupError(
+      `HOSTNAME: ${config.hostname} is not an address of this machine (${why})`,
+      { cause: error },
+    );
+  }
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return new StartupError(`PORT: may not listen on ${where} (${why})`, { cause: error });
+  }
+  if (error instanceof Error && /lookup address|name or service not known/i.test(why)) {
+    return new StartupError(
+      `HOSTNAME: ${config.hostname} does not resolve to an address (${why})`,
+      { cause: error },
+    );
+  }
+  if (error instanceof Error) {
+    return new StartupError(`PORT, HOSTNAME: cannot listen on ${where} (${why})`, {
+      cause: error,
+    });
+  }
+  return new StartupError(`PORT, HOSTNAME: cannot listen on ${where}`, { cause: error });
 }

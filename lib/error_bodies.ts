@@ -17,7 +17,7 @@ export type ErrorBody = z.infer<typeof errorBody>;
 export const expiredErrorBody = errorBody.extend({
   slug: z.string().describe("The slug asked about"),
   expired: z.literal(true),
-  expiresAt: z.string().describe("When it expired, ISO 8601 UTC"),
+  expiresAt: z.iso.datetime().describe("When it expired, ISO 8601 UTC"),
 });
 
 /** `410` from unshorten: the link's last visit used it up. */

@@ -14,6 +14,7 @@ import {
   getLiveLink,
   isLinkCursor,
   isSlugLike,
+  type LinkConfirmation,
   readVisitsLeft,
   shortUrlOf,
   visibleUrl,
@@ -24,6 +25,7 @@ import { parseInput } from "../lib/validation.ts";
 import { readObjectBody } from "./_lib/body.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
+import { isBrowserForm } from "./_lib/negotiate.ts";
 import { redirectWithPolicy } from "./_lib/redirect.ts";
 import { removeLinkOf } from "./_lib/remove.ts";
 import { linkNotFound } from "./_404.tsx";
@@ -37,11 +39,12 @@ const MAX_QUERY = 200;
 
 /**
  * The route. `GET /links/<slug>` is a live link's own page, with its figures (an unknown or
- * expired slug gets the 404 page). `GET /links?q=&cursor=` lists a page of the live links matching `q`, newest first,
- * from the cursor a page before gave (a cursor that is not one is taken as none). `POST /links/remove` with `slug`
- * answers a page asking to confirm; with `confirm=yes` too it deletes the link and answers 303 to
- * `/links?removed=<slug>`, keeping the filter `q` it was sent; an unknown slug gets the 404 error
- * page.
+ * expired slug gets the 404 page). `GET /links?q=&cursor=` lists a page of the live links
+ * matching `q`, newest first, from the cursor a page before gave (a cursor that is not one is
+ * taken as none). `POST /links/remove` with `slug` answers a page asking to confirm; with
+ * `confirm=yes` too it deletes the link and answers a browser's form post 303 to
+ * `/links?removed=<slug>`, keeping the filter `q` it was sent, and any other client
+ * `{ok: true, slug}`; an unknown slug gets the 404 error page.
  */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>()
@@ -110,6 +113,8 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
         });
       }
       await removeLinkOf(deps, slug);
+      // One rule for every form: a 303 for a browser's form post, JSON for any other client.
+      if (!isBrowserForm(c)) return c.json({ ok: true, slug } satisfies LinkConfirmation);
       const back = new URLSearchParams(q ? { q, removed: slug } : { removed: slug });
       return redirectWithPolicy(c, `/links?${back}`, 303);
     });

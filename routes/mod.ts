@@ -7,6 +7,7 @@ import type { ApiCatalogue, RouteSpec } from "../lib/openapi/mod.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { accessLog } from "./_middleware/access_log.ts";
 import { bodyLimit } from "./_middleware/body_limit.ts";
+import { compress } from "./_middleware/compress.ts";
 import { cors } from "./_middleware/cors.ts";
 import { handleErrors } from "./_middleware/errors.tsx";
 import { plainHost } from "./_middleware/host.ts";
@@ -109,6 +110,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(nosniff());
   app.use(plainHost());
   app.use(bodyLimit());
+  app.use(compress());
   for (const [path, module] of Object.entries(API)) {
     app.route(path, module.makeRoute(deps, catalogue));
   }

@@ -1,5 +1,12 @@
 import { assert, assertEquals, assertStringIncludes } from "./_helpers/assert.ts";
-import { call, startService, tempDir } from "./_helpers/server.ts";
+import {
+  call,
+  freePort,
+  runUntilExit,
+  startService,
+  tempDir,
+  unwritableFolder,
+} from "./_helpers/server.ts";
 import { DESKTOP_UA } from "./_helpers/visits.ts";
 import { tallyKey } from "../lib/kv/keys.ts";
 import { REFERRERS } from "../lib/tallies/kinds.ts";
@@ -27,7 +34,8 @@ Deno.test("deno task start serves the API over HTTP on its KV file and stops on 
     json: { url: "example.com/locked", slug: "locked", pass: "pw" },
   });
   assertEquals(locked.status, 201);
-  const browser = { headers: { Accept: "text/html" } };
+  // (Uncompressed: a compressed page's length is not known before it is sent.)
+  const browser = { headers: { Accept: "text/html", "Accept-Encoding": "identity" } };
   for (const path of ["/missing", "/locked", "/"]) {
     const [get, head] = [
       await call(service.origin, path, browser),
@@ -41,6 +49,16 @@ Deno.test("deno task start serves the API over HTTP on its KV file and stops on 
     );
     assertEquals(head.headers.get("content-length"), get.headers.get("content-length"), path);
   }
+  // Compressed, HEAD says the encoding GET is sent in, and no length.
+  const compressed = { headers: { Accept: "text/html", "Accept-Encoding": "gzip" } };
+  const [get, head] = [
+    await call(service.origin, "/", compressed),
+    await call(service.origin, "/", { method: "HEAD", ...compressed }),
+  ];
+  assertEquals(head.text, "");
+  for (const name of ["content-encoding", "content-length", "vary"]) {
+    assertEquals(head.headers.get(name), get.headers.get(name), name);
+  }
   // An answer without a body (a redirect, first read or not) says 0 to HEAD as to GET.
   const fresh = await call(service.origin, "/api/create", {
     json: { url: "example.com/fresh", slug: "fresh" },
@@ -53,13 +71,22 @@ Deno.test("deno task start serves the API over HTTP on its KV file and stops on 
     assertEquals(head.headers.get("content-length"), "0", path);
     assertEquals(get.headers.get("content-length"), "0", path);
   }
-  // A JSON answer's length is not set by its route: HEAD leaves it unsaid rather than say 0.
+  // A JSON answer's length is not set by its route: HEAD leaves it unsaid rather than say 0
+  // (to a client that takes no encoding; to one that does, a small answer is read whole to
+  // know whether to compress it, and HEAD then says its true length, as GET does).
   for (const path of ["/api/version", "/api/check?slug=wire", "/api/unshorten?slug=wire"]) {
-    const head = await call(service.origin, path, { method: "HEAD" });
-    assertEquals(head.status, 200, path);
-    assertEquals(head.text, "", path);
-    assertEquals(head.headers.get("content-length"), null, path);
-    assertEquals(head.headers.get("content-type"), "application/json", path);
+    for (const encoding of ["identity", "gzip"]) {
+      const headers = { "Accept-Encoding": encoding };
+      const head = await call(service.origin, path, { method: "HEAD", headers });
+      assertEquals(head.status, 200, path);
+      assertEquals(head.text, "", path);
+      assertEquals(head.headers.get("content-type"), "application/json", path);
+      const get = await call(service.origin, path, { headers });
+      const length = encoding === "identity"
+        ? null
+        : String(new TextEncoder().encode(get.text).byteLength);
+      assertEquals(head.headers.get("content-length"), length, `${path} ${encoding}`);
+    }
   }
   const status = await service.stop("SIGTERM");
   assertEquals(status.code, 0, service.output());
@@ -94,6 +121,67 @@ Deno.test("a bad configuration stops start-up with a clear message", async () =>
   const stderr = new TextDecoder().decode(output.stderr);
   assertStringIncludes(stderr, "Invalid configuration");
   assertStringIncludes(stderr, "PORT: must be a whole number");
+});
+
+Deno.test("a busy port, an unresolvable HOSTNAME or an unwritable KV_PATH stops start-up with one line", async () => {
+  await using dir = await tempDir("lapse-start-");
+  const port = freePort();
+  using held = Deno.listen({ hostname: "127.0.0.1", port });
+  const base = { PORT: String(port), HOSTNAME: "127.0.0.1", KV_PATH: `${dir.path}/links.kv` };
+  await Deno.writeTextFile(`${dir.path}/a-file`, "");
+  await using locked = await unwritableFolder();
+  const cases: [Record<string, string>, RegExp][] = [
+    [{}, new RegExp(`^PORT: ${port} is already in use on 127\\.0\\.0\\.1; .*PORT to another$`)],
+    [
+      { PORT: "0", HOSTNAME: "no-such-host.invalid" },
+      /^HOSTNAME: no-such-host\.invalid does not resolve to an address \(.+\)$/,
+    ],
+    [
+      { PORT: "0", KV_PATH: `${locked.path}/links.kv` },
+      /^KV_PATH: cannot write the store at .+\/links\.kv: (permission denied|read-only file system)$/,
+    ],
+    [
+      // Outside what the start task lets the service write (`--allow-write` covers it, but the
+      // runtime asks for every permission under /sys).
+      { PORT: "0", KV_PATH: "/sys/lapse-test/links.kv" },
+      /^KV_PATH: cannot write the store at \/sys\/lapse-test\/links\.kv: .+$/,
+    ],
+    [
+      { PORT: "0", KV_PATH: `${dir.path}/a-file/links.kv` },
+      /^KV_PATH: cannot write the store at .+\/a-file\/links\.kv: .+\/a-file\/ is not a folder$/,
+    ],
+  ];
+  for (const [env, line] of cases) {
+    const exited = await runUntilExit({ ...base, ...env });
+    const where = `${JSON.stringify(env)}:\n${exited.stderr}${exited.stdout}`;
+    assertEquals(exited.code, 1, where);
+    const lines = exited.stderr.trimEnd().split("\n");
+    assertEquals(lines.length, 1, where);
+    assert(line.test(lines[0]!), where);
+    assert(!/\bat .+:\d+:\d+/.test(exited.stderr + exited.stdout), `a stack trace: ${where}`);
+    assert(!exited.stdout.includes("listening on"), where);
+  }
+  assert(held.addr.transport === "tcp");
+});
+
+Deno.test("shutdown says in one line that every click is written", async () => {
+  await using dir = await tempDir("lapse-stop-");
+  await using service = await startService({ env: { KV_PATH: `${dir.path}/links.kv` } });
+  await call(service.origin, "/api/create", { json: { url: "example.com", slug: "said" } });
+  for (let i = 0; i < 5; i++) {
+    await call(service.origin, "/said", { headers: { "User-Agent": DESKTOP_UA } });
+  }
+  assertEquals((await service.stop("SIGTERM")).code, 0);
+  const stopped = service.output().split("\n").filter((line) => line.includes('"stopped: '));
+  assertEquals(stopped.length, 1, service.output().slice(-2000));
+  const line = JSON.parse(stopped[0]!);
+  assertEquals([line.level, line.msg, line.waiting], [
+    "info",
+    "stopped: every recorded click is written",
+    0,
+  ]);
+  // It is the last thing said.
+  assertEquals(service.output().trimEnd().split("\n").at(-1), stopped[0]);
 });
 
 Deno.test("deno task import loads legacy links, and deno task sweep dates them", async () => {

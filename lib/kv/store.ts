@@ -64,6 +64,8 @@ export async function openStore(
   try {
     slot = { kv: await open(), down: null };
   } catch (error) {
+    // A folder this process may never write to is no outage to wait out.
+    if (local) await refuseUnwritable(path, error);
     if (!options.onUnavailable) throw error;
     const cause = error instanceof Error ? error : new Error(String(error));
     options.onUnavailable(cause);
@@ -74,6 +76,51 @@ export async function openStore(
   }
   slot.onClose = watch(slot);
   return storeOver(guardSlot(slot), options);
+}
+
+/** A local store file whose folder this process cannot write to (or create). */
+export class StoreUnwritableError extends Error {
+  /** Builds the error for the store at `path`, saying why in `reason`. */
+  constructor(readonly path: string, readonly reason: string, options?: ErrorOptions) {
+    super(`cannot write the store at ${path}: ${reason}`, options);
+    this.name = "StoreUnwritableError";
+  }
+}
+
+/**
+ * Throws {@linkcode StoreUnwritableError} when opening the store at `path` failed with `error`
+ * because its folder cannot be made or written to: no permission, a read-only file system, or a
+ * file where a folder should be. Returns for any other failure.
+ */
+async function refuseUnwritable(path: string, error: unknown): Promise<void> {
+  const folder = path.replace(/[^/]*$/, "") || ".";
+  let cause = error;
+  if (!isUnwritable(cause)) {
+    // Opening failed some other way (a folder where the file should be, say): may the folder be
+    // written at all? The database's own error does not say.
+    try {
+      await Deno.remove(await Deno.makeTempFile({ dir: folder, prefix: ".lapse-write-check-" }));
+      return;
+    } catch (probe) {
+      if (!isUnwritable(probe)) return;
+      cause = probe;
+    }
+  }
+  const reason =
+    cause instanceof Deno.errors.AlreadyExists || cause instanceof Deno.errors.NotADirectory
+      ? `${folder} is not a folder`
+      : cause instanceof Error
+      ? cause.message.replace(/ \(os error \d+\).*$/, "").toLowerCase()
+      : String(cause);
+  throw new StoreUnwritableError(path, reason, { cause });
+}
+
+// Failures no wait mends: no permission (the system's, or the runtime's `--allow-write`), a
+// read-only file system, a file in the folder's way.
+function isUnwritable(error: unknown): boolean {
+  return error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable ||
+    error instanceof Deno.errors.NotADirectory || error instanceof Deno.errors.AlreadyExists ||
+    (error instanceof Error && /read-only file system|os error 30\b/i.test(error.message));
 }
 
 /**

@@ -15,6 +15,7 @@ export * from "./sweep.ts";
 export * from "./reference.ts";
 export * from "./export.ts";
 export * from "./bulk.ts";
+export * from "./check.ts";
 export * from "./views.ts";
 export * from "./query.ts";
 export * from "./cache.ts";

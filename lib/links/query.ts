@@ -20,6 +20,16 @@ export const slugQuery = z.object({ slug: slugField });
 /** `?slug=`, after parsing. */
 export type SlugQuery = z.infer<typeof slugQuery>;
 
+/**
+ * `GET /api/check`: any `slug` at all, trimmed; only a missing one is refused. What it is worth
+ * is the answer, not a refusal.
+ */
+export const checkQuery = z.object({
+  slug: z.string({ error: "slug is required" }).trim().describe(
+    "The name to ask about; any text (one no link could have answers `valid: false`)",
+  ),
+});
+
 /** `?slug=` optional: `DELETE /api/sweep` removes that link, or lists without it. */
 export const optionalSlugQuery = z.object({
   slug: slugField.optional().describe("The link to remove; without it, the listing"),

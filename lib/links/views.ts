@@ -7,17 +7,17 @@ import { z } from "zod";
 import { MAX_VISITS_LIMIT } from "./input.ts";
 
 const slug = z.string().describe("The short name");
-const shortUrl = z.string().describe("The full short URL: the service's origin and the slug");
-const destination = z.string().nullable().describe(
+const shortUrl = z.url().describe("The full short URL: the service's origin and the slug");
+const destination = z.url().nullable().describe(
   "The destination; `null` for a protected link unless the request carries its unlock cookie",
 );
 const isProtected = z.boolean().describe("Whether a password guards the redirect");
 const expiresInDays = z.number().int().min(0).describe(
   "Whole days left, rounded up; a new link says 7",
 );
-const expiresAt = z.string().describe("The deadline, ISO 8601 UTC");
+const expiresAt = z.iso.datetime().describe("The deadline, ISO 8601 UTC");
 const clicks = z.number().int().min(0).describe("Clicks by people (bots are not counted)");
-const createdAt = z.string().describe("When the link was made, ISO 8601 UTC");
+const createdAt = z.iso.datetime().describe("When the link was made, ISO 8601 UTC");
 const maxVisits = z.number().int().min(1).max(MAX_VISITS_LIMIT).nullable().describe(
   "Most visits by people (bots, previews and HEAD never count); `null` when unlimited",
 );
@@ -49,7 +49,9 @@ export const linkListEntry = z.object({
   clicks,
   protected: isProtected,
   createdAt,
-  lastUsedAt: z.string().nullable().describe("The last click, ISO 8601 UTC; `null` before it"),
+  lastUsedAt: z.iso.datetime().nullable().describe(
+    "The last click, ISO 8601 UTC; `null` before it",
+  ),
   expiresAt,
   expiresInDays,
   maxVisits,
@@ -75,6 +77,11 @@ export const checkResult = z.object({
   slug: z.string().describe("The slug asked about, trimmed"),
   exists: z.boolean().describe("Whether a live link has it; an expired link does not count"),
   reserved: z.boolean().describe("Whether it is a reserved word, which no link may take"),
+  valid: z.boolean().describe(
+    "Whether it could be claimed as a custom slug at all: 3 to 48 of `A-Z a-z 0-9 - _`, " +
+      "starting with a letter or digit, and not reserved. It is free to claim when `valid` " +
+      "and not `exists`",
+  ),
 });
 
 /** What `GET /api/check` answers. */

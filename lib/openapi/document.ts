@@ -88,7 +88,12 @@ export type PathItemObject = Partial<Record<(typeof HTTP_METHODS)[number], Opera
 /** The OpenAPI 3.1 document the service publishes. */
 export interface OpenApiDocument {
   openapi: "3.1.0";
-  info: { title: string; version: string; description: string };
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    license: { name: string; identifier: string };
+  };
   servers: { url: string; description: string }[];
   tags: { name: string; description?: string }[];
   paths: Record<string, PathItemObject>;
@@ -111,6 +116,7 @@ export interface OpenApiOptions {
 }
 
 const ERROR_REF: RefObject = { $ref: "#/components/schemas/Error" };
+const FORMATS_WITH_PATTERNS: ReadonlySet<string> = new Set(["date-time", "date"]);
 const RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
 
 /** The OpenAPI 3.1 document of every operation in `catalogue`. */
@@ -142,6 +148,7 @@ export function buildOpenApiDocument(
         "and a method it does not answer with 405 and `Allow`. Every error is JSON " +
         '`{"error": "<sentence>"}`. Rate limits are per client address, in fixed one-minute ' +
         "windows shared by every instance; every request counts, refused ones included.",
+      license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: options.baseUrl, description: "This service" }],
     tags: orderTags(tagNames, Object.keys(options.tags ?? {})).map((name) => {
@@ -166,6 +173,11 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): SchemaO
   const json = z.toJSONSchema(schema, {
     io,
     override(context) {
+      // A time's or a date's format says it; the pattern zod adds beside it says no more, at
+      // length.
+      if (FORMATS_WITH_PATTERNS.has(context.jsonSchema.format as string)) {
+        delete context.jsonSchema.pattern;
+      }
       const shownAs = documentedAs(context.zodSchema);
       if (!shownAs) return;
       const replacement = jsonSchemaOf(shownAs, io);
@@ -230,7 +242,9 @@ function buildOperation(path: string, method: string, spec: OperationSpec): Oper
   operation.responses = Object.fromEntries(
     Object.entries(operation.responses).sort(([a], [b]) => Number(a) - Number(b)),
   );
-  if (spec.readsUnlockCookie) operation.security = [{}, { unlockCookie: [] }];
+  // No operation needs a credential; where the unlock cookie changes the answer it is named,
+  // as optional (`{}` first).
+  operation.security = spec.readsUnlockCookie ? [{}, { unlockCookie: [] }] : [];
   return operation;
 }
 

@@ -5,18 +5,21 @@
 import { z } from "zod";
 
 const text = (description: string) => z.string().describe(`${description}; \`""\` when unknown`);
+// An absolute address, or `""` when unknown.
+const address = (description: string) =>
+  z.union([z.url(), z.literal("")]).describe(`${description}; \`""\` when unknown`);
 
 /** A preview: the final address and what the page says about itself. */
 export const pagePreview = z.object({
-  url: z.string().describe("The address finally reached, after redirects"),
+  url: z.url().describe("The address finally reached, after redirects"),
   host: z.string().describe("Its host"),
   title: text("`og:title`, else `twitter:title`, else `<title>`"),
   description: text(
     '`og:description`, else `twitter:description`, else `<meta name="description">`',
   ),
   siteName: text('`og:site_name`, else `<meta name="application-name">`'),
-  image: text("`og:image`, else `twitter:image`, absolute"),
-  canonical: text('`<link rel="canonical">`, else `og:url`, absolute'),
+  image: address("`og:image`, else `twitter:image`, absolute"),
+  canonical: address('`<link rel="canonical">`, else `og:url`, absolute'),
 });
 
 /** A preview as the API answers it. */

@@ -20,13 +20,13 @@ export const stats = z.object({
   links: count.describe("Live links"),
   clicks: count.describe("Clicks by people on live links"),
   days: z.array(z.object({
-    date: z.string().describe("`YYYY-MM-DD`, UTC"),
+    date: z.iso.date().describe("`YYYY-MM-DD`, UTC"),
     links: count.describe("Live links made that day"),
     clicks: count.describe("Clicks that day on live links"),
   })).describe("The last seven UTC days, oldest first"),
   top: z.array(z.object({
     slug: z.string(),
-    shortUrl: z.string(),
+    shortUrl: z.url(),
     title: z.string(),
     clicks: count,
   })).describe("At most ten links, most clicked first"),
@@ -45,14 +45,16 @@ void sameShape;
 /** One live link's figures, as `GET /api/stats?slug=` answers them. Never its destination. */
 export const linkStats = z.object({
   slug: z.string().describe("The short name"),
-  shortUrl: z.string().describe("The full short URL: the service's origin and the slug"),
+  shortUrl: z.url().describe("The full short URL: the service's origin and the slug"),
   clicks: count.describe("Clicks by people (bots are not counted)"),
-  lastUsedAt: z.string().nullable().describe("The last click, ISO 8601 UTC; `null` before it"),
-  createdAt: z.string().describe("When the link was made, ISO 8601 UTC"),
-  expiresAt: z.string().describe("The deadline, ISO 8601 UTC"),
+  lastUsedAt: z.iso.datetime().nullable().describe(
+    "The last click, ISO 8601 UTC; `null` before it",
+  ),
+  createdAt: z.iso.datetime().describe("When the link was made, ISO 8601 UTC"),
+  expiresAt: z.iso.datetime().describe("The deadline, ISO 8601 UTC"),
   expiresInDays: count.describe("Whole days left, rounded up; a new link says 7"),
   days: z.array(z.object({
-    date: z.string().describe("`YYYY-MM-DD`, UTC"),
+    date: z.iso.date().describe("`YYYY-MM-DD`, UTC"),
     clicks: count.describe("Clicks by people that day"),
   })).describe("The last seven UTC days, oldest first"),
   referrers: z.array(statsCount).describe(

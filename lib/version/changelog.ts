@@ -17,7 +17,7 @@ export type ReleaseChanges = z.infer<typeof releaseChanges>;
 /** One release. */
 export const release = z.object({
   version: z.string().describe("Semantic version"),
-  date: z.string().describe("Release date, `YYYY-MM-DD`"),
+  date: z.iso.date().describe("Release date, `YYYY-MM-DD`"),
   title: z.string(),
   changes: releaseChanges,
 });
@@ -71,7 +71,7 @@ export const CURRENT_RELEASE: Release = RELEASES[0]!;
 /** The `/api/version` document. */
 export const versionDocumentSchema = z.object({
   version: z.string().describe("The running release"),
-  released: z.string().describe("Its date, `YYYY-MM-DD`"),
+  released: z.iso.date().describe("Its date, `YYYY-MM-DD`"),
   latest: release.describe("The running release in full"),
   commits: z.null().describe("Always `null`: no commit list is published"),
 });

@@ -7,11 +7,40 @@ import type { AppEnv } from "./env.ts";
 import { HTTPException } from "hono/http-exception";
 import { InvalidInputError } from "../../lib/errors.ts";
 
-/** Whether the request carries an HTML form rather than JSON. */
-export function isFormPost(c: Context): boolean {
-  const type = c.req.header("content-type")?.toLowerCase() ?? "";
-  return type.startsWith("application/x-www-form-urlencoded") ||
-    type.startsWith("multipart/form-data");
+/**
+ * Whether the request carries an HTML form rather than JSON: once the body is read, whether it
+ * was read as one (a form-typed body that is a JSON object is read as JSON); before, whether
+ * its declared type is a form's.
+ */
+export function isFormPost(c: Context<AppEnv>): boolean {
+  return c.get("formBody") ?? declaresForm(c);
+}
+
+/** Whether the declared `Content-Type` is a form's (urlencoded or multipart). */
+function declaresForm(c: Context): boolean {
+  return isUrlEncoded(c) || contentTypeOf(c).startsWith("multipart/form-data");
+}
+
+function isUrlEncoded(c: Context): boolean {
+  return contentTypeOf(c).startsWith("application/x-www-form-urlencoded");
+}
+
+function contentTypeOf(c: Context): string {
+  return c.req.header("content-type")?.toLowerCase() ?? "";
+}
+
+/**
+ * A form's text fields, each as the list of its values; uploaded files are left out. An
+ * urlencoded body is read as text first (see {@linkcode readBody}), so it is parsed from that
+ * text, as a browser's form encoding is.
+ */
+export async function readFormTexts(c: Context<AppEnv>): Promise<Record<string, string[]>> {
+  if (!isUrlEncoded(c)) return formTexts(await c.req.parseBody({ all: true }));
+  const fields: Record<string, string[]> = {};
+  for (const [name, value] of new URLSearchParams(await c.req.text())) {
+    (fields[name] ??= []).push(value);
+  }
+  return fields;
 }
 
 /**
@@ -38,34 +67,40 @@ export interface ReadBodyOptions {
  * The body's fields: a form's fields as strings (a field given more than once as the list of its
  * values, which a field that takes one string refuses), or parsed JSON. An empty body reads as
  * `{}`, so the missing fields are named; anything else that is not JSON is refused.
+ *
+ * The body is JSON whatever its declared type, but for a form's: an urlencoded body that parses
+ * as a JSON object is read as JSON too, as `curl -d '{"url": ...}'` sends it (a browser's form
+ * encodes `{`, so no form it sends parses so). Records which it was in `formBody`.
  */
 export async function readBody(
   c: Context<AppEnv>,
   options: ReadBodyOptions = {},
 ): Promise<unknown> {
   refuseMarkedBody(c);
-  if ((options.forms ?? true) && isFormPost(c)) {
-    let form: Record<string, unknown>;
+  const forms = options.forms ?? true;
+  if (forms && declaresForm(c) && !(isUrlEncoded(c) && isJsonObject(await readText(c)))) {
+    let form: Record<string, string[]>;
     try {
-      form = await c.req.parseBody({ all: true });
+      form = await readFormTexts(c);
     } catch (error) {
       if (error instanceof HTTPException) throw error; // the body limit
       throw new InvalidInputError("request body is not a valid form");
     }
+    c.set("formBody", true);
     return formFields(form);
   }
-  let text: string;
-  try {
-    text = await c.req.text();
-  } catch (error) {
-    throwUnreadable(error);
-  }
+  c.set("formBody", false);
+  const text = await readText(c);
   if (text.trim() === "") return {};
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new InvalidInputError("request body is not valid JSON");
+    throw new InvalidInputError(
+      declaresForm(c)
+        ? "request body must be JSON, sent with Content-Type: application/json"
+        : "request body is not valid JSON",
+    );
   }
   // No input is more than a few levels deep; a deeper one would only be echoed or walked by
   // recursive code (the bulk answer repeats a bad row) until the stack runs out.
@@ -77,13 +112,33 @@ export async function readBody(
   return body;
 }
 
+/** The body as text; a failure on the wire is a 400 (see {@linkcode throwUnreadable}). */
+async function readText(c: Context<AppEnv>): Promise<string> {
+  try {
+    return await c.req.text();
+  } catch (error) {
+    throwUnreadable(error);
+  }
+}
+
+/** Whether `text` is a JSON object. */
+function isJsonObject(text: string): boolean {
+  if (!text.trimStart().startsWith("{")) return false;
+  try {
+    const value = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A form's text fields: one value as a string, several as the list of them, so that no value is
  * dropped unseen (the last of two passwords, say).
  */
-function formFields(form: Record<string, unknown>): Record<string, string | string[]> {
+function formFields(form: Record<string, string[]>): Record<string, string | string[]> {
   const fields: Record<string, string | string[]> = {};
-  for (const [name, texts] of Object.entries(formTexts(form))) {
+  for (const [name, texts] of Object.entries(form)) {
     fields[name] = texts.length === 1 ? texts[0]! : texts;
   }
   return fields;

@@ -42,6 +42,11 @@ export interface RequestVariables {
    * request has been counted against its rate limit.
    */
   bodyRefused?: Error;
+  /**
+   * Set once the body is read: whether it was read as a form's fields (true) or as JSON (false).
+   * A body sent as a form that parses as a JSON object is read as JSON (`curl -d '{...}'`).
+   */
+  formBody?: boolean;
 }
 
 /** The Hono environment of the app: bindings are the connection info. */

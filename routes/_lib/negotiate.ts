@@ -5,12 +5,13 @@
 import type { Context } from "hono";
 import { parseAccept } from "hono/utils/accept";
 import { isFormPost } from "./body.ts";
+import type { AppEnv } from "./env.ts";
 
 /**
  * Whether the request is a plain HTML form submitted by a browser, which should get a page
  * or a redirect rather than JSON: a form body and an `Accept` header that asks for HTML.
  */
-export function isBrowserForm(c: Context): boolean {
+export function isBrowserForm(c: Context<AppEnv>): boolean {
   return isFormPost(c) && asksForHtml(c);
 }
 

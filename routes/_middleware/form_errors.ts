@@ -6,7 +6,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { DomainError } from "../../lib/errors.ts";
 import type { AppEnv } from "../_lib/env.ts";
-import { formTexts } from "../_lib/body.ts";
+import { readFormTexts } from "../_lib/body.ts";
 import { isBrowserForm } from "../_lib/negotiate.ts";
 import { statusOf } from "./errors.tsx";
 
@@ -37,7 +37,7 @@ export function formErrorPage(page: FormErrorPage): MiddlewareHandler<AppEnv> {
 async function formFields(c: Context<AppEnv>): Promise<Record<string, string>> {
   if (c.get("bodyRefused")) return {}; // a refused body is never read
   try {
-    const fields = formTexts(await c.req.parseBody({ all: true }));
+    const fields = await readFormTexts(c);
     return Object.fromEntries(
       Object.entries(fields).map(([name, texts]) => [name, texts.join("\n")]),
     );

@@ -26,8 +26,8 @@ export const spec: RouteSpec = {
     description: "Each row is made as `POST /api/create` would make it, on its own: a failed " +
       "row undoes nothing and the answer is 200 whatever the rows did, one entry per row in " +
       "order. `pass` protects every link made. A custom slug repeated in one request fails on " +
-      "its later rows. More than ten rows is refused whole. A browser's plain HTML form post " +
-      "answers 303 to `/?bulk=<id>`, the start page with each row's outcome for the browser " +
+      "its later rows. More than ten rows is refused whole. A browser's form post (a form " +
+      "body and `Accept: text/html`) answers 303 to `/?bulk=<id>`, the start page with each row's outcome for the browser " +
       "that sent it (a cookie, `lapse_bulk`, says so for an hour); one that is refused gets the " +
       "start page again, with the reason, under the status below.",
     body: {

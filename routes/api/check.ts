@@ -1,15 +1,9 @@
 /**
- * `GET /api/check?slug=`: whether a slug is taken by a live link, and whether it is reserved.
+ * `GET /api/check?slug=`: whether a name could be a custom slug, is reserved, or is taken.
  * @module
  */
 import { Hono } from "hono";
-import {
-  type CheckResult,
-  checkResult,
-  getLiveLink,
-  isReservedSlug,
-  slugQuery,
-} from "../../lib/links/mod.ts";
+import { checkQuery, checkResult, checkSlug } from "../../lib/links/mod.ts";
 import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
@@ -18,27 +12,28 @@ import { parseQuery } from "../_lib/params.ts";
 export const spec: RouteSpec = {
   get: {
     tag: "Links",
-    summary: "Whether a slug is taken or reserved",
-    description: "An expired link's slug is free: `exists` is false and it may be claimed. " +
-      "The reserved check ignores case. Not rate limited.",
-    query: slugQuery,
+    summary: "Whether a name is a slug, reserved, or taken",
+    description: "Every request with a `slug` parameter answers 200, whatever it holds: a name " +
+      "that could never be a custom slug (`a`, `a b`) answers `valid: false`. An expired " +
+      "link's slug is free: `exists` is false and it may be claimed. The reserved check " +
+      "ignores case. A name is free to claim when `valid` is true and `exists` false. Not " +
+      "rate limited.",
+    query: checkQuery,
     parameterExample: { slug: "hello" },
     responses: {
-      200: jsonResponse("What the store knows of the slug", {
+      200: jsonResponse("What the name is worth, and what the store knows of it", {
         schema: checkResult,
-        example: { slug: "hello", exists: true, reserved: false },
+        example: { slug: "hello", exists: true, reserved: false, valid: true },
       }),
-      400: errorResponse("No slug, or one no link could have", "slug is required"),
+      400: errorResponse("No `slug` parameter", "slug is required"),
     },
   },
 };
 
-/** The route: `{slug, exists, reserved}`; an expired slug does not exist. */
+/** The route: `{slug, exists, reserved, valid}`; an expired slug does not exist. */
 export function makeRoute({ store }: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>().get("/", async (c) => {
-    const { slug } = parseQuery(c, slugQuery);
-    const reserved = isReservedSlug(slug);
-    const exists = !reserved && (await getLiveLink(store, slug)) !== null;
-    return c.json({ slug, exists, reserved } satisfies CheckResult);
+    const { slug } = parseQuery(c, checkQuery);
+    return c.json(await checkSlug(store, slug));
   });
 }

@@ -33,8 +33,9 @@ export const spec: RouteSpec = {
       "its redirect needs the unlock cookie, and its destination is withheld elsewhere. With " +
       "`maxVisits`, the link opens for at most that many people (bots, link-preview crawlers " +
       "and HEAD never count) and its last visit retires it; a form sends it as digits. Empty " +
-      "or `null` optional fields count as absent; unknown fields are ignored. A browser's plain " +
-      "HTML form post that succeeds answers 303 to `/?made=<slug>`, the start page with the " +
+      "or `null` optional fields count as absent; unknown fields are ignored. A body sent as a " +
+      "form that parses as a JSON object is read as JSON (`curl -d '{...}'`). A browser's " +
+      "form post (a form body and `Accept: text/html`) that succeeds answers 303 to `/?made=<slug>`, the start page with the " +
       "link's card for the browser that made it (a cookie, `lapse_made`, says so for an hour); " +
       "one that is refused gets the start page again, with the reason, under the " +
       "status below.",

@@ -23,7 +23,8 @@ import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { UNLOCK_PER_LINK, unlockCookieName, unlockLink } from "../../lib/unlock/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import type { UnlockProblem } from "../../components/UnlockPage.tsx";
-import { isFormPost, readObjectBody } from "../_lib/body.ts";
+import { readObjectBody } from "../_lib/body.ts";
+import { isBrowserForm } from "../_lib/negotiate.ts";
 import { clientAddress } from "../_lib/client.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { redirectWithPolicy } from "../_lib/redirect.ts";
@@ -46,7 +47,8 @@ export const spec: RouteSpec = {
     description: "Checks the password and, when it is right, sets the link's unlock cookie " +
       "(see the `unlockCookie` security scheme): the redirect then proceeds, and the " +
       "destination shows in unshorten, the list and the export. The destination is in " +
-      "neither answer. A plain HTML form post that succeeds answers 303 to the link; one that " +
+      "neither answer. A browser's form post (a form body and `Accept: text/html`) that " +
+      "succeeds answers 303 to the link, any other request JSON; a browser's form post that " +
       "fails gets the unlock page again, with the reason, under the status below (without " +
       "the form when the slug is missing or impossible, or the link unknown or open). Besides " +
       "the 10 a minute per client, a client (an IPv4 address, an IPv6 /64) gets 5 wrong " +
@@ -67,7 +69,8 @@ export const spec: RouteSpec = {
         },
       }),
       303: {
-        description: "Unlocked by a plain HTML form: on to the link, the cookie set",
+        description: "Unlocked by a browser's form post (`Accept: text/html`): on to the link, " +
+          "the cookie set",
         headers: {
           Location: { description: "The link's path", example: "/secret" },
           "Set-Cookie": { description: "The unlock cookie of this link" },
@@ -85,7 +88,7 @@ export const spec: RouteSpec = {
 };
 
 /**
- * The route: 200 `{ok: true, slug}` with the cookie (a form post gets 303 to the link);
+ * The route: 200 `{ok: true, slug}` with the cookie (a browser's form post gets 303 to the link);
  * 403 for a wrong password, 404 for an unknown link, 400 for an open one. A browser's form
  * post that fails gets the unlock page again, with the reason, under the same status.
  */
@@ -103,7 +106,8 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
         throw error;
       });
       await setUnlockCookie(c, deps, record);
-      if (isFormPost(c)) return redirectWithPolicy(c, `/${record.slug}`, 303);
+      // A browser's form goes on to the link; any other client, whatever its body, gets JSON.
+      if (isBrowserForm(c)) return redirectWithPolicy(c, `/${record.slug}`, 303);
       return c.json({ ok: true, slug: record.slug } satisfies LinkConfirmation);
     },
   );

@@ -59,6 +59,47 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
   );
 }
 
+/** What a process that ran to its end wrote, and how it ended. */
+export interface Exited {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the service as `deno task start` runs it after its build (the same command, flags and
+ * permissions, from `deno.json`) with `env` (added to this process's) until it exits, as a
+ * start-up that fails does; killed after `timeoutMs` (default 60 s), when it started after all.
+ */
+export async function runUntilExit(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<Exited> {
+  const root = new URL("../../", import.meta.url);
+  const tasks = JSON.parse(await Deno.readTextFile(new URL("deno.json", root))).tasks;
+  const serve = String(tasks.start).split("&&").at(-1)!.trim().split(/\s+/);
+  if (serve[0] !== "deno") throw new Error(`the start task does not end in deno: ${tasks.start}`);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: serve.slice(1),
+    cwd: root,
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  try {
+    const output = await child.output();
+    const decoder = new TextDecoder();
+    return {
+      code: output.code,
+      stdout: decoder.decode(output.stdout),
+      stderr: decoder.decode(output.stderr),
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The most of a child's output {@linkcode ServiceProcess.output} keeps, in characters. */
 const MAX_KEPT_OUTPUT = 32 * 2 ** 20;
 
@@ -221,4 +262,43 @@ export async function inParallel<T>(
   };
   await Promise.all(Array.from({ length: Math.min(count, concurrency) }, worker));
   return results;
+}
+
+/**
+ * A folder this process cannot write to: made read-only (mode 0555), or, where that binds no one
+ * (root), a read-only tmpfs mounted on it. Throws where neither can be had, rather than let a
+ * test pass without it.
+ */
+export async function unwritableFolder(): Promise<TempDir> {
+  const path = await Deno.makeTempDir({ prefix: "lapse-readonly-" });
+  await Deno.chmod(path, 0o555);
+  let mounted = false;
+  if (await canWrite(path)) {
+    const mount = await new Deno.Command("mount", {
+      args: ["-t", "tmpfs", "-o", "ro,size=1m", "lapse-readonly", path],
+      stdout: "null",
+      stderr: "null",
+    }).output().catch(() => null);
+    mounted = mount?.success ?? false;
+  }
+  if (await canWrite(path)) {
+    throw new Error(`no way to make ${path} unwritable here: not read-only, and mount refused`);
+  }
+  return {
+    path,
+    async [Symbol.asyncDispose]() {
+      if (mounted) await new Deno.Command("umount", { args: ["-l", path] }).output();
+      await Deno.chmod(path, 0o755).catch(() => {});
+      await Deno.remove(path, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+async function canWrite(folder: string): Promise<boolean> {
+  try {
+    await Deno.remove(await Deno.makeTempFile({ dir: folder }));
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -43,6 +43,8 @@ interface Tally {
   byStatus: Map<number, number>;
   byTarget: Map<string, number>;
   limited: number;
+  /** Per-link stats answered with a link's figures. */
+  linkFigures: number;
   violations: string[];
 }
 
@@ -108,6 +110,14 @@ async function judge(request: Request, res: Response): Promise<string[]> {
     wrong.push("no exposed headers");
   }
   if (text.includes('"compilerOptions"')) wrong.push("served a file outside static/");
+  // Check answers every request with a slug parameter, whatever the slug.
+  const url = new URL(request.url);
+  if (
+    path === "/api/check" && ["GET", "HEAD"].includes(request.method) &&
+    url.searchParams.has("slug") && res.status !== 200
+  ) wrong.push(`check answered ${res.status}`);
+  // One rule for every form: a 303 only for a browser's form post.
+  if (res.status === 303 && !isBrowserForm(request)) wrong.push("303 to a client not a browser");
   if (res.status === 429 && !/^\d+$/.test(res.headers.get("retry-after") ?? "")) {
     wrong.push("429 without Retry-After");
   }
@@ -158,6 +168,7 @@ async function runBattery(t: TestApp, cases: HostileCase[]): Promise<Tally> {
     byStatus: new Map(),
     byTarget: new Map(),
     limited: 0,
+    linkFigures: 0,
     violations: [],
   };
   for (const [index, hostile] of cases.entries()) {
@@ -175,6 +186,10 @@ async function runBattery(t: TestApp, cases: HostileCase[]): Promise<Tally> {
     tally.byStatus.set(status, (tally.byStatus.get(status) ?? 0) + 1);
     tally.byTarget.set(hostile.target, (tally.byTarget.get(hostile.target) ?? 0) + 1);
     if (status === 429) tally.limited++;
+    const sent = new URL(request.url);
+    if (status === 200 && sent.pathname === "/api/stats" && sent.searchParams.has("slug")) {
+      tally.linkFigures++;
+    }
     for (const problem of wrong) {
       tally.violations.push(`#${index} ${problem}\n    ${describeCase(hostile)}`);
     }
@@ -222,6 +237,7 @@ Deno.test("5,000 hostile requests to every mounted route get no 5xx, JSON errors
   assertEquals(failures, [], "the app logged failures");
   assert(tally.cases >= 2000, `only ${tally.cases} cases`);
   assert(tally.limited > 0, "no case reached a rate limit");
+  assert(tally.linkFigures > 0, "no case read a link's figures");
   for (const endpoint of endpoints) {
     const target = `${endpoint.method} ${endpoint.path}`;
     assert((tally.byTarget.get(target) ?? 0) >= 20, `${target} got few cases`);

@@ -1,5 +1,6 @@
+import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { assert, assertEquals } from "../_helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import { TEST_BASE_URL, testApp } from "../_helpers/app.ts";
 import {
   HTTP_METHODS,
@@ -132,4 +133,77 @@ Deno.test("the document names the unlock cookie and the shared error answers", a
     assertEquals(res.headers.get("allow"), "GET, HEAD");
     await res.body?.cancel();
   }
+});
+
+Deno.test("Redocly's recommended rules find no error in the document, and warn of the redirect alone", async () => {
+  await using t = await testApp();
+  const text = await (await t.request("/api/openapi.json")).text();
+  const config = await createConfig({ extends: ["recommended"] });
+  const problems = await lintFromString({ source: text, absoluteRef: "/openapi.json", config });
+  const found = problems.map((problem) =>
+    `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer}: ${problem.message}`
+  );
+  assertEquals(problems.filter((problem) => problem.severity === "error"), [], found.join("\n"));
+  // The short link answers 302, never a 2xx, as the interface says.
+  assertEquals(found, [
+    "warn operation-2xx-response #/paths/~1{slug}/get/responses: " +
+    "Operation must have at least one `2XX` response.",
+  ]);
+});
+
+Deno.test("the document gives times, dates and URLs their formats, a security for every operation, and its license", async () => {
+  await using t = await testApp();
+  const document: OpenApiDocument = await (await t.request("/api/openapi.json")).json();
+  assertEquals(document.info.license, { name: "MIT", identifier: "MIT" });
+  const schemaOf = (path: string, method: "get" | "post", status = "200") => {
+    const response = document.paths[path]?.[method]?.responses[status] as {
+      content: Record<string, { schema: Record<string, unknown> }>;
+    };
+    return JSON.stringify(response.content["application/json"]!.schema);
+  };
+  const list = JSON.parse(schemaOf("/api/links", "get")).items.properties;
+  for (const name of ["createdAt", "expiresAt"]) {
+    assertEquals(list[name], {
+      type: "string",
+      format: "date-time",
+      description: list[name].description,
+    });
+  }
+  assertEquals(list.lastUsedAt.anyOf[0].format, "date-time");
+  assertEquals(list.shortUrl.format, "uri");
+  assertEquals(list.url.anyOf[0].format, "uri");
+  const create = JSON.parse(schemaOf("/api/create", "post", "201")).properties;
+  assertEquals([create.shortUrl.format, create.expiresAt.format], ["uri", "date-time"]);
+  assert(schemaOf("/api/unshorten", "get", "410").includes('"format":"date-time"'));
+  assert(schemaOf("/api/stats", "get").includes('"format":"date"'));
+  const preview = JSON.parse(schemaOf("/api/preview", "get")).properties;
+  assertEquals(preview.url.format, "uri");
+  assertEquals(preview.image.anyOf, [{ type: "string", format: "uri" }, {
+    type: "string",
+    const: "",
+  }]);
+  // Every operation says what it needs: nothing, or the unlock cookie where it is read.
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const expected = operations().find((o) => openApiPath(o.path) === path && o.method === method)
+          ?.spec.readsUnlockCookie
+        ? [{}, { unlockCookie: [] }]
+        : [];
+      assertEquals(operation.security, expected, `${method} ${path}`);
+    }
+  }
+  assertEquals(document.paths["/api/unshorten"]?.get?.security, [{}, { unlockCookie: [] }]);
+  assertEquals(document.paths["/api/create"]?.post?.security, []);
+});
+
+Deno.test("the repository is MIT licensed, and the README and the document say so", async () => {
+  const root = new URL("../../", import.meta.url);
+  const license = await Deno.readTextFile(new URL("LICENSE", root));
+  assert(license.startsWith("MIT License\n"), license.slice(0, 40));
+  assertStringIncludes(license, "Permission is hereby granted, free of charge");
+  const readme = await Deno.readTextFile(new URL("README.md", root));
+  assertStringIncludes(readme, "MIT: see [LICENSE](LICENSE)");
+  await using t = await testApp();
+  const document: OpenApiDocument = await (await t.request("/api/openapi.json")).json();
+  assertEquals(document.info.license.identifier, "MIT");
 });

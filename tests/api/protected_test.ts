@@ -150,17 +150,23 @@ Deno.test("POST /api/unlock answers 403, 404 and 400 as the contract says", asyn
   }
 });
 
-Deno.test("a form post to /api/unlock answers 303 to the link", async () => {
+Deno.test("a browser's form post to /api/unlock answers 303 to the link, curl's form JSON", async () => {
   await using t = await testApp();
   await makeLocked(t);
-  const res = await t.request("/api/unlock", {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ slug: "locked", pass: "open sesame" }),
-  });
+  const post = (accept: string) =>
+    t.request("/api/unlock", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: accept },
+      body: new URLSearchParams({ slug: "locked", pass: "open sesame" }),
+    });
+  const res = await post("text/html,application/xhtml+xml");
   assertEquals(res.status, 303);
   assertEquals(res.headers.get("location"), "/locked");
   assertStringIncludes(res.headers.get("set-cookie") ?? "", "unlock_locked=");
+  const curl = await post("*/*");
+  assertEquals(curl.status, 200);
+  assertStringIncludes(curl.headers.get("set-cookie") ?? "", "unlock_locked=");
+  assertEquals(await curl.json(), { ok: true, slug: "locked" });
 });
 
 Deno.test("a browser form with a wrong password sees the form again with the reason", async () => {

@@ -205,14 +205,14 @@ Deno.test("an error outside /api/ is a page for a browser and JSON for any other
     const page = await t.request("/stats", { headers: { Accept: accept } });
     assertEquals(page.status, 503, accept);
     assertEquals(page.headers.get("content-type"), "text/html; charset=utf-8", accept);
-    assertEquals(page.headers.get("vary"), "Accept");
+    assertEquals(page.headers.get("vary"), "Accept, Accept-Encoding");
     assertStringIncludes(await page.text(), STORE_DOWN);
   }
   for (const accept of [undefined, "*/*", "application/json", "text/html;q=0, */*"]) {
     const res = await t.request("/stats", { headers: accept ? { Accept: accept } : {} });
     assertEquals(res.status, 503, accept);
     assertEquals(res.headers.get("content-type"), "application/json", accept);
-    assertEquals(res.headers.get("vary"), "Accept");
+    assertEquals(res.headers.get("vary"), "Accept, Accept-Encoding");
     assertEquals(res.headers.get("cache-control"), "no-store");
     assertEquals(await res.json(), { error: STORE_DOWN });
   }

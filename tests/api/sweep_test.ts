@@ -66,7 +66,11 @@ Deno.test("POST /api/sweep takes its confirmation as JSON only: a form, which an
       `198.51.100.${i}`,
     );
     assertEquals(res.status, 400, type);
-    assertEquals(await res.json(), { error: "request body is not valid JSON" });
+    // A form's refusal names the type to send.
+    const error = type === "text/plain"
+      ? "request body is not valid JSON"
+      : "request body must be JSON, sent with Content-Type: application/json";
+    assertEquals(await res.json(), { error });
   }
   assertEquals((await (await t.request("/api/sweep", {}, "203.0.113.1")).json()).count, 1);
 });
