@@ -135,7 +135,7 @@ Deno.test("the document names the unlock cookie and the shared error answers", a
   }
 });
 
-Deno.test("Redocly's recommended rules find no error in the document, and warn of the redirect alone", async () => {
+Deno.test("Redocly's recommended rules find no error and no warning in the document", async () => {
   await using t = await testApp();
   const text = await (await t.request("/api/openapi.json")).text();
   const config = await createConfig({ extends: ["recommended"] });
@@ -143,12 +143,8 @@ Deno.test("Redocly's recommended rules find no error in the document, and warn o
   const found = problems.map((problem) =>
     `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer}: ${problem.message}`
   );
-  assertEquals(problems.filter((problem) => problem.severity === "error"), [], found.join("\n"));
-  // The short link answers 302, never a 2xx, as the interface says.
-  assertEquals(found, [
-    "warn operation-2xx-response #/paths/~1{slug}/get/responses: " +
-    "Operation must have at least one `2XX` response.",
-  ]);
+  // The short link's 2xx is the page a bot gets for a link that opens a limited number of times.
+  assertEquals(found, []);
 });
 
 Deno.test("the document gives times, dates and URLs their formats, a security for every operation, and its license", async () => {
