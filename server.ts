@@ -8,6 +8,7 @@ import { runHourlyJob } from "./lib/jobs/hourly.ts";
 import { pause } from "./lib/kv/retry.ts";
 import { openStore, type Store, StoreUnwritableError } from "./lib/kv/store.ts";
 import { describeError, type Logger, logLine } from "./lib/log/mod.ts";
+import { countSweeps } from "./lib/metrics/mod.ts";
 import { createDeps } from "./routes/_lib/deps.ts";
 import { createApp } from "./routes/mod.ts";
 
@@ -78,7 +79,7 @@ export async function startServer(
       "sweep expired links",
       "0 * * * *",
       { signal: sweeps.signal },
-      () => runHourlyJob(store, deps),
+      () => runHourlyJob(store, { log: deps.log, onSwept: countSweeps(deps.metrics) }),
     );
   }
   let stopping: Promise<void> | null = null;

@@ -15,7 +15,7 @@ const HOUR_MS = 3_600_000;
 /** What the hourly job reports to. */
 export interface HourlyJobDeps {
   log: Logger;
-  metrics?: SweepOptions["metrics"];
+  onSwept?: SweepOptions["onSwept"];
 }
 
 /**
@@ -44,7 +44,7 @@ export async function runHourlyJob(store: Store, deps: HourlyJobDeps): Promise<v
     }));
   }
   try {
-    const report = await runSweep(store, { metrics: deps.metrics });
+    const report = await runSweep(store, { onSwept: deps.onSwept });
     deps.log(logLine("info", "sweep", { swept: report.swept, stamped: report.stamped }));
   } finally {
     try {

@@ -6,7 +6,6 @@ import type { z } from "zod";
 import { getManyChunked } from "../kv/get_many.ts";
 import { linkKey, linksByExpiryPrefix } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
-import type { Metrics } from "../metrics/mod.ts";
 import { stampUndatedLinks } from "./legacy.ts";
 import type { LinkRecord } from "./record.ts";
 import { retireLinks, type RetirementTarget } from "./retire.ts";
@@ -27,8 +26,8 @@ export interface SweepOptions {
   limit?: number;
   /** Expired links handled per batch; default 100. */
   batchSize?: number;
-  /** Where a finished sweep counts itself and the links it removed; default nowhere. */
-  metrics?: Pick<Metrics, "sweepRuns" | "sweptLinks">;
+  /** Told, when a sweep finishes, how many links it removed; the edge counts it. */
+  onSwept?: (swept: number) => void;
 }
 
 /** Lists the links whose deadline has passed and that the sweep would remove. */
@@ -85,8 +84,7 @@ export async function sweepExpiredLinks(
       if (report.slugs.length < limit) report.slugs.push(link.slug);
     }
   }
-  options.metrics?.sweepRuns.inc();
-  options.metrics?.sweptLinks.inc(report.swept);
+  options.onSwept?.(report.swept);
   return report;
 }
 

@@ -60,3 +60,11 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     sweptLinks: new Counter(),
   };
 }
+
+/** The `onSwept` callback that counts a finished sweep and the links it removed. */
+export function countSweeps(metrics: Pick<Metrics, "sweepRuns" | "sweptLinks">) {
+  return (swept: number): void => {
+    metrics.sweepRuns.inc();
+    metrics.sweptLinks.inc(swept);
+  };
+}

@@ -20,6 +20,7 @@ import {
   sweepReport,
 } from "../../lib/links/mod.ts";
 import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { countSweeps } from "../../lib/metrics/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import { readObjectBody, refuseMarkedBody } from "../_lib/body.ts";
@@ -106,7 +107,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     })
     .post("/", limit, async (c) => {
       parseInput(sweepRunInput, await readObjectBody(c, { forms: false }));
-      const { swept, slugs } = await runSweep(store, { metrics: deps.metrics });
+      const { swept, slugs } = await runSweep(store, { onSwept: countSweeps(deps.metrics) });
       return c.json({ swept, slugs } satisfies SweepReport);
     });
 }
