@@ -72,7 +72,7 @@ export async function startServer(
   }
   const app = createApp(deps);
   deps.clicks.start();
-  store.cache.watch(store.kv);
+  deps.store.cache.watch(store.kv);
   const sweeps = new AbortController();
   if (options.cron ?? true) {
     Deno.cron(
@@ -124,7 +124,7 @@ export async function startServer(
   } catch (error) {
     sweeps.abort();
     await deps.clicks.stop();
-    await store.cache.unwatch();
+    await deps.store.cache.unwatch();
     store.kv.close();
     throw listenError(error, config);
   }
@@ -141,7 +141,7 @@ export async function startServer(
       deps.log(logLine("info", "stopped: every recorded click is written", {
         waiting: deps.clicks.pending,
       }));
-      await store.cache.unwatch();
+      await deps.store.cache.unwatch();
       await deps.log.flush?.();
       store.kv.close();
     })();

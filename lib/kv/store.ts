@@ -2,7 +2,6 @@
  * The store handle every domain function takes: the KV database, the clock and the link lifetime.
  * @module
  */
-import { LinkCache } from "../links/cache.ts";
 import { openInto, tendSlot, watchStoreFile } from "./file_watch.ts";
 import { guardKv, guardSlot, type KvSlot } from "./guard.ts";
 
@@ -14,8 +13,6 @@ export interface Store {
   ttlMs: number;
   /** Current time in epoch milliseconds. */
   now(): number;
-  /** Resolved links kept in this process for the redirect. */
-  cache: LinkCache;
 }
 
 /** Options of {@linkcode openStore}. */
@@ -24,8 +21,6 @@ export interface OpenStoreOptions {
   ttlMs?: number;
   /** Clock; default `Date.now`. */
   now?: () => number;
-  /** Most links the in-process cache keeps; default 50,000. */
-  cacheEntries?: number;
   /** How often a local store's file is checked for having vanished, in ms; default 1,000. */
   watchIntervalMs?: number;
   /**
@@ -154,6 +149,5 @@ function storeOver(kv: Deno.Kv, options: OpenStoreOptions): Store {
     kv,
     ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
     now: options.now ?? Date.now,
-    cache: new LinkCache({ maxEntries: options.cacheEntries }),
   };
 }

@@ -9,6 +9,7 @@
 import { cacheEpochKey, cacheRemovalsPrefix, cacheSeenKey, cacheSeenPrefix } from "../kv/keys.ts";
 import { beforeDeadline } from "../kv/deadline.ts";
 import { pause } from "../kv/retry.ts";
+import type { Store } from "../kv/store.ts";
 import type { DatedLinkRecord } from "./record.ts";
 
 /** A cached link, as the store last gave it. */
@@ -313,4 +314,24 @@ class RemovalFollower {
 /** The count of removals the epoch key holds, or `null` while no removal has bumped it. */
 function epochOf(value: unknown): bigint | null {
   return value instanceof Deno.KvU64 ? value.value : null;
+}
+
+/** A store handle with this process's cache of its links beside it. */
+export interface LinkStore extends Store {
+  /** Resolved links kept in this process for the redirect. */
+  readonly cache: LinkCache;
+}
+
+/**
+ * `store` with its link cache: the first call gives the handle an empty cache, later calls find
+ * it there. The store itself knows nothing of the cache.
+ */
+export function withLinkCache(store: Store): LinkStore {
+  if ("cache" in store && store.cache instanceof LinkCache) return store as LinkStore;
+  return Object.assign(store, { cache: new LinkCache() });
+}
+
+/** The link cache of `store` (see {@linkcode withLinkCache}). */
+export function linkCacheOf(store: Store): LinkCache {
+  return withLinkCache(store).cache;
 }

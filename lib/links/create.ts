@@ -18,6 +18,7 @@ import { type DatedLinkRecord, isExpired, type LinkRecord } from "./record.ts";
 import { generateSlug, isReservedSlug } from "./slug.ts";
 import { addRetirement } from "./retire.ts";
 import { addLinkWrites } from "./write.ts";
+import { linkCacheOf } from "./cache.ts";
 
 /** Options of {@linkcode createLink}. */
 export interface CreateLinkOptions {
@@ -90,7 +91,7 @@ export async function createLink(
     const result = await retryLocked(() => atomic.commit());
     if (result.ok) {
       if (previous !== null) {
-        store.cache.delete(slug);
+        linkCacheOf(store).delete(slug);
         await rerankAfter(store, ranked);
       }
       return record;

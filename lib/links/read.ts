@@ -8,6 +8,7 @@ import type { Store } from "../kv/store.ts";
 import { clicksOf, readLinkStats } from "../tallies/shares.ts";
 import { stampLegacyLink } from "./legacy.ts";
 import { type DatedLinkRecord, isExpired, type LinkCounters, type LinkRecord } from "./record.ts";
+import { linkCacheOf } from "./cache.ts";
 
 /** What the store knows of a slug. */
 export type LinkLookup =
@@ -30,14 +31,15 @@ export async function lookupLink(store: Store, slug: string): Promise<LinkLookup
  * deadline has not passed, else from the store, caching a live link for next time.
  */
 export async function resolveLink(store: Store, slug: string): Promise<LinkLookup> {
-  const cached = store.cache.get(slug);
+  const cache = linkCacheOf(store);
+  const cached = cache.get(slug);
   if (cached !== undefined) {
     if (cached.record.expiresAt > store.now()) return { status: "live", ...cached };
-    store.cache.delete(slug);
+    cache.delete(slug);
   }
-  const generation = store.cache.generation;
+  const generation = cache.generation;
   const found = await lookupLink(store, slug);
-  if (found.status === "live") store.cache.set(found.record, found.versionstamp, generation);
+  if (found.status === "live") cache.set(found.record, found.versionstamp, generation);
   return found;
 }
 

@@ -8,6 +8,7 @@ import type { Store } from "../kv/store.ts";
 import { lookupLink } from "./read.ts";
 import type { LinkRecord } from "./record.ts";
 import { retireLinks } from "./retire.ts";
+import { linkCacheOf } from "./cache.ts";
 
 /** Options of {@linkcode removeLink}. */
 export interface RemoveOptions {
@@ -35,7 +36,7 @@ export async function removeLink(
     const proof = { key: linkKey(slug), value: found.record, versionstamp: found.versionstamp };
     const retired = await retireLinks(store, [{ link: found.record, proof }]);
     if (retired.length > 0) {
-      if (!(await store.cache.seenEverywhere(store.kv))) options.onUnconfirmed?.();
+      if (!(await linkCacheOf(store).seenEverywhere(store.kv))) options.onUnconfirmed?.();
       return found.record;
     }
     // The record changed under us (stamped, removed, replaced): look again.

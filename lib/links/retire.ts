@@ -30,6 +30,7 @@ import { minus } from "../tallies/count.ts";
 import { RANKED_KINDS, tallyNameKey } from "../tallies/kinds.ts";
 import { type RankedName, rerankAfter } from "../tallies/rank.ts";
 import { clicksOf, eachShare, readLinkStats } from "../tallies/shares.ts";
+import { linkCacheOf } from "./cache.ts";
 
 // How long a removal stays in the log instances read; an instance further behind than this
 // drops its whole cache instead (see LinkCache.watch).
@@ -155,7 +156,7 @@ async function retireGroup(
     });
     const result = await retryLocked(() => atomic.commit());
     if (result.ok) {
-      for (const target of group) store.cache.delete(target.link.slug);
+      for (const target of group) linkCacheOf(store).delete(target.link.slug);
       for (const name of ranked) done.touched.set(tallyNameKey(name.kind, name.name), name);
       done.retired.push(...group);
       return;

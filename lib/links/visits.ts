@@ -12,6 +12,7 @@ import type { Store } from "../kv/store.ts";
 import { rerankAfter } from "../tallies/rank.ts";
 import { type DatedLinkRecord, isExpired, type LinkRecord } from "./record.ts";
 import { addRetirement } from "./retire.ts";
+import { linkCacheOf } from "./cache.ts";
 
 /** What {@linkcode takeVisit} did. */
 export type VisitTaken =
@@ -93,7 +94,7 @@ async function takeVisitNow(store: Store, record: DatedLinkRecord): Promise<Visi
     const result = await retryLocked(() => atomic.commit());
     if (result.ok) {
       if (left === 1) {
-        store.cache.delete(slug);
+        linkCacheOf(store).delete(slug);
         await rerankAfter(store, ranked);
       }
       return { taken: true, record: dated, visitsLeft: left - 1 };

@@ -5,6 +5,7 @@
 import type { Config } from "../../fresh.config.ts";
 import { ClickBuffer, type ClickBufferOptions } from "../../lib/clicks/mod.ts";
 import type { Store } from "../../lib/kv/store.ts";
+import { withLinkCache } from "../../lib/links/cache.ts";
 import { describeError, type Logger, logLine, stdoutLogger } from "../../lib/log/mod.ts";
 import { createMetrics } from "../../lib/metrics/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
@@ -33,7 +34,7 @@ export async function createDeps(
   await unlockKey().catch(() => {});
   return {
     config,
-    store,
+    store: withLinkCache(store),
     unlockKey,
     log,
     metrics,

@@ -4,7 +4,7 @@
  */
 import type { Config } from "../../fresh.config.ts";
 import type { ClickBuffer } from "../../lib/clicks/mod.ts";
-import type { Store } from "../../lib/kv/store.ts";
+import type { LinkStore } from "../../lib/links/cache.ts";
 import type { Logger } from "../../lib/log/mod.ts";
 import type { Metrics } from "../../lib/metrics/mod.ts";
 import type { PreviewOptions } from "../../lib/preview/mod.ts";
@@ -14,7 +14,7 @@ export interface AppDeps {
   /** The validated configuration. */
   config: Config;
   /** The store handle. */
-  store: Store;
+  store: LinkStore;
   /** HMAC key of unlock cookies, loaded from the store on first use. */
   unlockKey(): Promise<CryptoKey>;
   /** Where the redirect records visits; flushed to the store off the request path. */

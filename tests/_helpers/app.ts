@@ -4,7 +4,8 @@
  */
 import type { Hono } from "hono";
 import { type Config, loadConfig } from "../../fresh.config.ts";
-import { createStore, type Store } from "../../lib/kv/store.ts";
+import { createStore } from "../../lib/kv/store.ts";
+import type { LinkStore } from "../../lib/links/cache.ts";
 import { type Logger, silentLogger } from "../../lib/log/mod.ts";
 import type { PreviewOptions } from "../../lib/preview/mod.ts";
 import type { AppDeps, AppEnv } from "../../routes/_lib/env.ts";
@@ -19,7 +20,7 @@ export const TEST_BASE_URL = "http://sho.rt";
 export interface TestApp extends AsyncDisposable {
   app: Hono<AppEnv>;
   deps: AppDeps;
-  store: Store;
+  store: LinkStore;
   config: Config;
   /** The fake clock, epoch ms; move it with {@linkcode TestApp.advance}. */
   now(): number;
@@ -66,7 +67,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   return {
     app,
     deps,
-    store,
+    store: deps.store,
     config,
     now: () => clock,
     advance: (ms) => {

@@ -3,6 +3,7 @@ import { TEST_BASE_URL, testApp } from "../_helpers/app.ts";
 import { loadConfig } from "../../fresh.config.ts";
 import { DESKTOP_UA } from "../_helpers/visits.ts";
 import { createStore } from "../../lib/kv/store.ts";
+import { withLinkCache } from "../../lib/links/cache.ts";
 import { createDeps } from "../../routes/_lib/deps.ts";
 import { createApp } from "../../routes/mod.ts";
 import { type Logger, silentLogger } from "../../lib/log/mod.ts";
@@ -110,7 +111,7 @@ Deno.test("a removal in another instance clears this instance's cache almost at 
   try {
     const config = loadConfig({ BASE_URL: TEST_BASE_URL });
     const make = async () => {
-      const store = createStore(kv);
+      const store = withLinkCache(createStore(kv));
       return { store, app: createApp(await createDeps(config, store, { log: silentLogger() })) };
     };
     const one = await make();
@@ -143,7 +144,7 @@ Deno.test("a create-and-remove loop in another instance leaves this instance's o
   try {
     const config = loadConfig({ BASE_URL: TEST_BASE_URL });
     const make = async () => {
-      const store = createStore(kv);
+      const store = withLinkCache(createStore(kv));
       return { store, app: createApp(await createDeps(config, store, { log: silentLogger() })) };
     };
     const one = await make();
