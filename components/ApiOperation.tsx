@@ -9,7 +9,7 @@ import {
   resolveResponse,
   rulesOf,
   typeOf,
-} from "../lib/openapi/mod.ts";
+} from "../routes/_openapi/mod.ts";
 import { InlineCode } from "./InlineCode.tsx";
 
 /** Props of {@linkcode ApiOperation}. */

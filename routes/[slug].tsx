@@ -15,7 +15,7 @@ import {
 } from "../lib/links/mod.ts";
 import { proxyCountry } from "../lib/clicks/mod.ts";
 import { describeError, logLine } from "../lib/log/mod.ts";
-import { errorResponse, type RouteSpec } from "../lib/openapi/mod.ts";
+import { errorResponse, type RouteSpec } from "./_openapi/mod.ts";
 import { StoreUnavailableError } from "../lib/errors.ts";
 import { clientOf } from "./_lib/client.ts";
 import type { AppDeps, AppEnv, ConnectionInfo } from "./_lib/env.ts";

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { ApiDocsPage } from "../components/ApiDocsPage.tsx";
-import type { ApiCatalogue } from "../lib/openapi/mod.ts";
+import type { ApiCatalogue } from "./_openapi/mod.ts";
 import { apiDocument } from "./_lib/api_document.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";

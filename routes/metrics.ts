@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { EXPOSITION_CONTENT_TYPE, readLiveLinks, renderMetrics } from "../lib/metrics/mod.ts";
-import type { RouteSpec } from "../lib/openapi/mod.ts";
+import type { RouteSpec } from "./_openapi/mod.ts";
 import { CURRENT_RELEASE } from "../lib/version/changelog.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 

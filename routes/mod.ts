@@ -3,7 +3,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { ApiCatalogue, RouteSpec } from "../lib/openapi/mod.ts";
+import type { ApiCatalogue, RouteSpec } from "./_openapi/mod.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { accessLog } from "./_middleware/access_log.ts";
 import { bodyLimit } from "./_middleware/body_limit.ts";

@@ -4,11 +4,7 @@
  * @module
  */
 import type { Config } from "../../fresh.config.ts";
-import {
-  type ApiCatalogue,
-  buildOpenApiDocument,
-  type OpenApiDocument,
-} from "../../lib/openapi/mod.ts";
+import { type ApiCatalogue, buildOpenApiDocument, type OpenApiDocument } from "../_openapi/mod.ts";
 import { CURRENT_RELEASE } from "../../lib/version/changelog.ts";
 
 /** What each tag of the document groups. */

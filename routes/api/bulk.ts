@@ -3,7 +3,13 @@
  * @module
  */
 import { Hono } from "hono";
-import { bulkInput, type BulkOutcome, createLinks, toLinkView } from "../../lib/links/mod.ts";
+import {
+  bulkInput,
+  type BulkOutcome,
+  bulkRow,
+  createLinks,
+  toLinkView,
+} from "../../lib/links/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import { formLines, isFormPost, readObjectBody } from "../_lib/body.ts";
@@ -14,11 +20,14 @@ import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
 import { z } from "zod";
 import { ReservedSlugError } from "../../lib/errors.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { documentAs, errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { EXAMPLE_LINK } from "../_lib/examples.ts";
 import { bulkEntry } from "../../lib/links/mod.ts";
 
 /** What the route takes and answers, for the API document. */
+// Rows are taken as they come and parsed one by one; the document shows what each must be.
+documentAs(bulkInput.shape.urls.element, bulkRow);
+
 export const spec: RouteSpec = {
   post: {
     tag: "Links",

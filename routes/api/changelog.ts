@@ -3,7 +3,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { changelogDocument, changelogDocumentSchema } from "../../lib/version/changelog.ts";
 import type { AppEnv } from "../_lib/env.ts";
 

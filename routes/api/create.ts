@@ -18,7 +18,7 @@ import { isBrowserForm } from "../_lib/negotiate.ts";
 import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
 import { ReservedSlugError, SlugTakenError } from "../../lib/errors.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { EXAMPLE_LINK } from "../_lib/examples.ts";
 import { linkView } from "../../lib/links/mod.ts";
 

@@ -13,7 +13,7 @@ import {
   textLine,
 } from "../../lib/links/mod.ts";
 import type { ExportFormat, LinkListEntry } from "../../lib/links/mod.ts";
-import { errorResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { errorResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { EXAMPLE_LIST_ENTRY, EXAMPLE_PROTECTED_ENTRY } from "../_lib/examples.ts";

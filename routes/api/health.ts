@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { checkStore, healthyReport, unhealthyReport } from "../../lib/health/mod.ts";
-import { jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { CURRENT_RELEASE } from "../../lib/version/changelog.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { logFailure } from "../_middleware/errors.tsx";

@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { linkListEntry, listLinkEntries } from "../../lib/links/mod.ts";
-import { jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { EXAMPLE_LIST_ENTRY, EXAMPLE_PROTECTED_ENTRY } from "../_lib/examples.ts";

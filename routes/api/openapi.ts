@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { type ApiCatalogue, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { type ApiCatalogue, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { apiDocument } from "../_lib/api_document.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 

@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { errorBody, previewRefusalBody } from "../../lib/error_bodies.ts";
-import { jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { pagePreview, previewPage, previewQuery } from "../../lib/preview/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { LinkNotFoundError } from "../../lib/errors.ts";
 import { getLiveLink, shortUrlOf, slugQuery } from "../../lib/links/mod.ts";
-import { errorResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { errorResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { renderQrSvg } from "../../lib/qr/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";

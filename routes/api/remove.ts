@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { LinkNotFoundError } from "../../lib/errors.ts";
 import { type LinkConfirmation, linkConfirmation, slugQuery } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { refuseMarkedBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { expiredErrorBody } from "../../lib/error_bodies.ts";
 import { LinkExpiredError, LinkNotFoundError } from "../../lib/errors.ts";
 import { optionalSlugQuery } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { linkStats, stats } from "../../lib/stats/schema.ts";
 import { EXAMPLE_ORIGIN } from "../_lib/examples.ts";

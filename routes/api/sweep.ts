@@ -19,7 +19,7 @@ import {
   type SweepReport,
   sweepReport,
 } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { countSweeps } from "../../lib/metrics/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";

@@ -18,7 +18,7 @@ import {
   linkConfirmation,
   password,
 } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { UNLOCK_PER_LINK, unlockCookieName, unlockLink } from "../../lib/unlock/mod.ts";
 import { parseInput } from "../../lib/validation.ts";

@@ -16,7 +16,7 @@ import {
   unshortenQuery,
   unshortenView,
 } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../../lib/openapi/mod.ts";
+import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { EXAMPLE_ORIGIN, EXAMPLE_UNSHORTEN } from "../_lib/examples.ts";
 import { parseQuery } from "../_lib/params.ts";

@@ -1,7 +1,7 @@
 import { DOMParser } from "linkedom";
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import { testApp } from "../_helpers/app.ts";
-import { HTTP_METHODS, type OpenApiDocument } from "../../lib/openapi/mod.ts";
+import { HTTP_METHODS, type OpenApiDocument } from "../../routes/_openapi/mod.ts";
 
 Deno.test("GET /docs shows every operation of the document with its parameters, answers and an example", async () => {
   await using t = await testApp();

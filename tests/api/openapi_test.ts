@@ -7,7 +7,7 @@ import {
   type OpenApiDocument,
   openApiPath,
   type OperationSpec,
-} from "../../lib/openapi/mod.ts";
+} from "../../routes/_openapi/mod.ts";
 import { apiCatalogue } from "../../routes/mod.ts";
 
 /** Every operation of the catalogue, with its path and method. */

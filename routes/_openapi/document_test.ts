@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
-import { errorBody } from "../error_bodies.ts";
+import { errorBody } from "../../lib/error_bodies.ts";
 import { documentAs, errorResponse, jsonResponse, type RouteSpec } from "./catalogue.ts";
 import { buildOpenApiDocument, jsonSchemaOf, openApiPath } from "./document.ts";
 

@@ -4,8 +4,8 @@
  * @module
  */
 import type { z } from "zod";
-import { errorBody } from "../error_bodies.ts";
-import type { RateLimit } from "../rate_limit/mod.ts";
+import { errorBody } from "../../lib/error_bodies.ts";
+import type { RateLimit } from "../../lib/rate_limit/mod.ts";
 
 const shownAs = new WeakMap<z.core.$ZodType, z.ZodType>();
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { errorBody } from "../error_bodies.ts";
+import { errorBody } from "../../lib/error_bodies.ts";
 import {
   type ApiCatalogue,
   documentedAs,
