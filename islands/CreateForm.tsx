@@ -1,5 +1,6 @@
 import { useRef, useState } from "preact/hooks";
 import type { LinkView } from "../lib/links/record.ts";
+import { MAX_DESTINATION_LENGTH } from "../lib/links/limits.ts";
 import { fieldAria, FieldError, useFocusAfterRender } from "./_parts/aria.tsx";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { LinkCard } from "./_parts/LinkCard.tsx";
@@ -114,7 +115,7 @@ export default function CreateForm(props: CreateFormProps) {
               inputMode="url"
               autocomplete="url"
               required
-              maxLength={4096}
+              maxLength={MAX_DESTINATION_LENGTH}
               placeholder="https://example.com/a/long/path"
               // Come to claim a name (the 404 page's link fills it in): the destination is next.
               autofocus={!!values.slug && !values.url}

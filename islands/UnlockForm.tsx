@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { useFocusAfterRender } from "./_parts/aria.tsx";
 import { callApi, errorSentence } from "./_parts/http.ts";
 import { shownError } from "./_parts/format.ts";
+import { MAX_PASSWORD_LENGTH } from "../lib/links/limits.ts";
 
 /** Props of the unlock form island. */
 export interface UnlockFormProps {
@@ -69,7 +70,7 @@ export default function UnlockForm({ slug, error: initial = null }: UnlockFormPr
         name="pass"
         type="password"
         required
-        maxLength={128}
+        maxLength={MAX_PASSWORD_LENGTH}
         autocomplete="current-password"
         autofocus
         aria-describedby={error ? "unlock-error" : undefined}

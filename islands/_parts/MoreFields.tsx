@@ -1,5 +1,12 @@
 import { type fieldAria, FieldError } from "./aria.tsx";
 import { SlugHint } from "./SlugHint.tsx";
+import {
+  MAX_NOTE_LENGTH,
+  MAX_PASSWORD_LENGTH,
+  MAX_SLUG_LENGTH,
+  MAX_TITLE_LENGTH,
+  MAX_VISITS_LIMIT,
+} from "../../lib/links/limits.ts";
 
 /** Props of {@linkcode MoreFields}. */
 export interface MoreFieldsProps {
@@ -35,7 +42,7 @@ export function MoreFields(props: MoreFieldsProps) {
           type="text"
           autocomplete="off"
           spellcheck={false}
-          maxLength={48}
+          maxLength={MAX_SLUG_LENGTH}
           value={fields.slug}
           onInput={update}
           {...aria("slug", "create-slug-hint")}
@@ -49,7 +56,7 @@ export function MoreFields(props: MoreFieldsProps) {
           id="create-title"
           name="title"
           type="text"
-          maxLength={200}
+          maxLength={MAX_TITLE_LENGTH}
           value={fields.title}
           onInput={update}
           {...aria("title")}
@@ -59,7 +66,13 @@ export function MoreFields(props: MoreFieldsProps) {
       <div class="field span">
         <label for="create-note">Note (optional)</label>
         {/* Uncontrolled: its text is the server's value, and a reset empties it. */}
-        <textarea id="create-note" name="note" rows={2} maxLength={500} {...aria("note")}>
+        <textarea
+          id="create-note"
+          name="note"
+          rows={2}
+          maxLength={MAX_NOTE_LENGTH}
+          {...aria("note")}
+        >
           {values.note ?? ""}
         </textarea>
         <FieldError id="create-error" error={error} here={errorField === "note"} />
@@ -71,7 +84,7 @@ export function MoreFields(props: MoreFieldsProps) {
           name="pass"
           type="password"
           autocomplete="new-password"
-          maxLength={128}
+          maxLength={MAX_PASSWORD_LENGTH}
           {...aria("pass", "create-pass-help")}
         />
         <FieldError id="create-error" error={error} here={errorField === "pass"} />
@@ -88,7 +101,7 @@ export function MoreFields(props: MoreFieldsProps) {
           name="maxVisits"
           type="number"
           min={1}
-          max={10000}
+          max={MAX_VISITS_LIMIT}
           value={values.maxVisits}
           {...aria("maxVisits")}
         />

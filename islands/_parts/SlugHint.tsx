@@ -1,5 +1,9 @@
 import { useEffect, useState } from "preact/hooks";
 import { callApi } from "./http.ts";
+import { MAX_SLUG_LENGTH, MIN_SLUG_LENGTH } from "../../lib/links/limits.ts";
+
+const RULE =
+  `Use ${MIN_SLUG_LENGTH} to ${MAX_SLUG_LENGTH} letters, digits, - or _, starting with a letter or digit.`;
 
 /** What is known of a custom slug being typed. */
 export type SlugState =
@@ -34,12 +38,12 @@ export function SlugHint({ id, slug, pattern, delayMs = 300 }: SlugHintProps) {
   const name = `“${slug.trim()}”`;
   const text = {
     empty: "Leave it empty for a random name.",
-    unchecked: "Use 3 to 48 letters, digits, - or _, starting with a letter or digit.",
+    unchecked: RULE,
     checking: "Checking…",
     available: `${name} is free.`,
     taken: `${name} is taken: choose another.`,
     reserved: `${name} is reserved: choose another.`,
-    invalid: "Use 3 to 48 letters, digits, - or _, starting with a letter or digit.",
+    invalid: RULE,
     unknown: "The name could not be checked now; it is checked when you shorten.",
   }[state];
   const tone = state === "available"

@@ -4,9 +4,9 @@
  */
 import { InvalidInputError } from "../errors.ts";
 import { plainAddress } from "../ip/mod.ts";
+import { MAX_DESTINATION_LENGTH } from "./limits.ts";
 
-/** Longest destination accepted, in characters. */
-export const MAX_DESTINATION_LENGTH = 4096;
+export { MAX_DESTINATION_LENGTH };
 
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 // What may be a scheme (`mailto:`, `tel:`, `javascript:`), written without `//`, or the name of a

@@ -4,16 +4,17 @@
  */
 import { z } from "zod";
 import { CUSTOM_SLUG_PATTERN, SLUG_LIKE_PATTERN } from "./slug.ts";
-import { MAX_DESTINATION_LENGTH } from "./destination.ts";
+import {
+  MAX_DESTINATION_LENGTH,
+  MAX_NOTE_LENGTH,
+  MAX_PASSWORD_LENGTH,
+  MAX_SLUG_LENGTH,
+  MAX_TITLE_LENGTH,
+  MAX_VISITS_LIMIT,
+  MIN_SLUG_LENGTH,
+} from "./limits.ts";
 
-/** Longest title, in characters. */
-export const MAX_TITLE_LENGTH = 200;
-/** Longest note, in characters. */
-export const MAX_NOTE_LENGTH = 500;
-/** Longest password, in characters. */
-export const MAX_PASSWORD_LENGTH = 128;
-/** Highest visit limit a link may have. */
-export const MAX_VISITS_LIMIT = 10_000;
+export { MAX_NOTE_LENGTH, MAX_PASSWORD_LENGTH, MAX_TITLE_LENGTH, MAX_VISITS_LIMIT };
 
 // Plain HTML forms send empty strings for fields left blank, and JSON clients often send null:
 // both mean "not given" for the optional fields.
@@ -34,7 +35,7 @@ function text(field: string) {
 /** A custom slug as a client may send it, trimmed as every other slug a client sends. */
 export const customSlug = z.string().trim().regex(
   CUSTOM_SLUG_PATTERN,
-  "slug must be 3 to 48 letters, digits, '-' or '_', starting with a letter or digit",
+  `slug must be ${MIN_SLUG_LENGTH} to ${MAX_SLUG_LENGTH} letters, digits, '-' or '_', starting with a letter or digit`,
 );
 
 /** The slug of an existing link, which may be a short legacy one. */

@@ -2,9 +2,12 @@
  * Slugs: the rules for custom ones, the generator for random ones, and the reserved words.
  * @module
  */
+import { MAX_SLUG_LENGTH, MIN_SLUG_LENGTH } from "./limits.ts";
 
 /** A custom slug: 3 to 48 of `A-Z a-z 0-9 - _`, starting with a letter or digit. */
-export const CUSTOM_SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{2,47}$/;
+export const CUSTOM_SLUG_PATTERN = new RegExp(
+  `^[A-Za-z0-9][A-Za-z0-9_-]{${MIN_SLUG_LENGTH - 1},${MAX_SLUG_LENGTH - 1}}$`,
+);
 
 /**
  * Anything the store may hold under a slug: custom and generated slugs, and legacy ones,
