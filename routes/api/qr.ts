@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { LinkNotFoundError } from "../../lib/errors.ts";
 import { getLiveLink, shortUrlOf, slugQuery } from "../../lib/links/mod.ts";
-import { errorResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { errorResponse, linkNotFound, type RouteSpec } from "../_openapi/mod.ts";
 import { renderQrSvg } from "../../lib/qr/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
@@ -46,10 +46,7 @@ export const spec: RouteSpec = {
         },
       },
       400: errorResponse("No slug, or one no link could have", "slug is required"),
-      404: errorResponse(
-        "No live link has the slug (an expired one included)",
-        new LinkNotFoundError("hello").message,
-      ),
+      404: linkNotFound("No live link has the slug (an expired one included)"),
     },
   },
 };

@@ -3,9 +3,8 @@
  * @module
  */
 import { Hono } from "hono";
-import { LinkNotFoundError } from "../../lib/errors.ts";
 import { type LinkConfirmation, linkConfirmation, slugQuery } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { errorResponse, jsonResponse, NO_LIVE_LINK, type RouteSpec } from "../_openapi/mod.ts";
 import { refuseMarkedBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
@@ -26,7 +25,7 @@ export const spec: RouteSpec = {
         example: { ok: true, slug: "hello" },
       }),
       400: errorResponse("No slug, or one no link could have", "invalid slug"),
-      404: errorResponse("No live link has the slug", new LinkNotFoundError("hello").message),
+      404: NO_LIVE_LINK,
     },
   },
 };

@@ -4,10 +4,15 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { expiredErrorBody } from "../../lib/error_bodies.ts";
 import { LinkExpiredError, LinkNotFoundError } from "../../lib/errors.ts";
 import { optionalSlugQuery } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import {
+  errorResponse,
+  jsonResponse,
+  linkGone,
+  NEVER_A_LINK,
+  type RouteSpec,
+} from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { linkStats, stats } from "../../lib/stats/schema.ts";
 import { EXAMPLE_ORIGIN } from "../_lib/examples.ts";
@@ -15,8 +20,6 @@ import { readLinkFigures, readStats, toLinkStatsView } from "../../lib/stats/mod
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
-
-const EXPIRED_AT = "2026-11-09T12:00:00.000Z";
 
 /** `?slug=`, optional: one link's figures, or without it the service's. */
 export const statsQuery = z.object({
@@ -65,16 +68,8 @@ export const spec: RouteSpec = {
         } satisfies z.input<typeof linkStats>,
       }),
       400: errorResponse("A slug no link could have", "invalid slug"),
-      404: errorResponse("No link ever had the slug", new LinkNotFoundError("hello").message),
-      410: jsonResponse("The link existed and its time is up", {
-        schema: expiredErrorBody,
-        example: {
-          error: new LinkExpiredError("hello", Date.parse(EXPIRED_AT)).message,
-          slug: "hello",
-          expired: true,
-          expiresAt: EXPIRED_AT,
-        } satisfies z.input<typeof expiredErrorBody>,
-      }),
+      404: NEVER_A_LINK,
+      410: linkGone(),
     },
     rateLimit: RATE_LIMITS.stats,
   },

@@ -6,7 +6,6 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { LinkNotFoundError } from "../../lib/errors.ts";
 import {
   expiredListing,
   type LinkConfirmation,
@@ -19,7 +18,7 @@ import {
   type SweepReport,
   sweepReport,
 } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { errorResponse, jsonResponse, NO_LIVE_LINK, type RouteSpec } from "../_openapi/mod.ts";
 import { countSweeps } from "../../lib/metrics/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
@@ -67,7 +66,7 @@ export const spec: RouteSpec = {
         example: { ok: true, slug: "hello" },
       }),
       400: errorResponse("A blank or impossible slug", "slug is required"),
-      404: errorResponse("No live link has the slug", new LinkNotFoundError("hello").message),
+      404: NO_LIVE_LINK,
     },
     rateLimit: RATE_LIMITS.sweep,
   },

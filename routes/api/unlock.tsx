@@ -18,7 +18,7 @@ import {
   linkConfirmation,
   password,
 } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { errorResponse, jsonResponse, linkNotFound, type RouteSpec } from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { UNLOCK_PER_LINK, unlockCookieName, unlockLink } from "../../lib/unlock/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
@@ -81,7 +81,7 @@ export const spec: RouteSpec = {
         new NotProtectedError("hello").message,
       ),
       403: errorResponse("The password is wrong", new WrongPasswordError().message),
-      404: errorResponse("No live link has the slug", new LinkNotFoundError("secret").message),
+      404: linkNotFound("No live link has the slug", "secret"),
     },
     rateLimit: RATE_LIMITS.unlock,
   },

@@ -3,8 +3,6 @@
  * @module
  */
 import { Hono } from "hono";
-import { z } from "zod";
-import { expiredErrorBody, usedUpErrorBody } from "../../lib/error_bodies.ts";
 import { LinkExpiredError, LinkNotFoundError, LinkUsedUpError } from "../../lib/errors.ts";
 import {
   findUsedUpLink,
@@ -16,13 +14,17 @@ import {
   unshortenQuery,
   unshortenView,
 } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import {
+  errorResponse,
+  jsonResponse,
+  linkGone,
+  NEVER_A_LINK,
+  type RouteSpec,
+} from "../_openapi/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { EXAMPLE_ORIGIN, EXAMPLE_UNSHORTEN } from "../_lib/examples.ts";
 import { parseQuery } from "../_lib/params.ts";
 import { isUnlocked } from "../_lib/unlock.ts";
-
-const EXPIRED_AT = "2026-11-09T12:00:00.000Z";
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
@@ -42,16 +44,8 @@ export const spec: RouteSpec = {
         example: EXAMPLE_UNSHORTEN,
       }),
       400: errorResponse("No reference, or not one of this service's links", "invalid slug"),
-      404: errorResponse("No link ever had the slug", new LinkNotFoundError("hello").message),
-      410: jsonResponse("The link existed and its time is up, or its last visit used it up", {
-        schema: z.union([expiredErrorBody, usedUpErrorBody]),
-        example: {
-          error: new LinkExpiredError("hello", Date.parse(EXPIRED_AT)).message,
-          slug: "hello",
-          expired: true,
-          expiresAt: EXPIRED_AT,
-        } satisfies z.input<typeof expiredErrorBody>,
-      }),
+      404: NEVER_A_LINK,
+      410: linkGone({ usedUp: true }),
     },
     readsUnlockCookie: true,
   },

@@ -1,0 +1,39 @@
+/**
+ * Responses several operations share, built once so that each spec states only its own.
+ * @module
+ */
+import { z } from "zod";
+import { expiredErrorBody, usedUpErrorBody } from "../../lib/error_bodies.ts";
+import { LinkExpiredError, LinkNotFoundError } from "../../lib/errors.ts";
+import { errorResponse, jsonResponse, type ResponseSpec } from "./catalogue.ts";
+
+const EXPIRED_AT = "2026-11-09T12:00:00.000Z";
+
+/** 404 for a slug no link has, as `description` says which ("live", "ever"). */
+export function linkNotFound(description: string, slug = "hello"): ResponseSpec {
+  return errorResponse(description, new LinkNotFoundError(slug).message);
+}
+
+/** 404 for a slug no link ever had. */
+export const NEVER_A_LINK = linkNotFound("No link ever had the slug");
+
+/** 404 for a slug no live link has. */
+export const NO_LIVE_LINK = linkNotFound("No live link has the slug");
+
+/** 410 for a link whose time is up; with `usedUp`, or whose last visit used it up. */
+export function linkGone(options: { usedUp?: boolean } = {}): ResponseSpec {
+  return jsonResponse(
+    options.usedUp
+      ? "The link existed and its time is up, or its last visit used it up"
+      : "The link existed and its time is up",
+    {
+      schema: options.usedUp ? z.union([expiredErrorBody, usedUpErrorBody]) : expiredErrorBody,
+      example: {
+        error: new LinkExpiredError("hello", Date.parse(EXPIRED_AT)).message,
+        slug: "hello",
+        expired: true,
+        expiresAt: EXPIRED_AT,
+      } satisfies z.input<typeof expiredErrorBody>,
+    },
+  );
+}
