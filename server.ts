@@ -5,7 +5,7 @@
  */
 import type { Config } from "./fresh.config.ts";
 import { runHourlyJob } from "./lib/jobs/hourly.ts";
-import { pause } from "./lib/kv/retry.ts";
+import { pause } from "./lib/pause.ts";
 import { openStore, type Store, StoreUnwritableError } from "./lib/kv/store.ts";
 import { describeError, type Logger, logLine } from "./lib/log/mod.ts";
 import { countSweeps } from "./lib/metrics/mod.ts";

@@ -1,4 +1,4 @@
-import { type ServiceProcess, startService } from "../tests/_helpers/server.ts";
+import { type ServiceProcess, startService } from "../testing/server.ts";
 
 /**
  * Driving `wrk` (Debian's package, installed when missing) and the service as processes pinned

@@ -5,7 +5,7 @@
  * goal is at least 95 in every category; the figures are printed, not asserted.
  * @module
  */
-import { type ServiceProcess, startService } from "../tests/_helpers/server.ts";
+import { type ServiceProcess, startService } from "../testing/server.ts";
 import { printTable } from "./_lib.ts";
 
 const CHROME = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";

@@ -8,7 +8,7 @@
  * which gives their cost ratios at the same moment.
  * @module
  */
-import { freePort, type ServiceProcess, startProcess } from "../tests/_helpers/server.ts";
+import { freePort, type ServiceProcess, startProcess } from "../testing/server.ts";
 import { fixed, freshStore, printTable, seedLinksFast, spreadPaths } from "./_lib.ts";
 import {
   canPin,

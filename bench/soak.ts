@@ -14,8 +14,8 @@ import {
   type ServiceProcess,
   startService,
   tempDir,
-} from "../tests/_helpers/server.ts";
-import { DESKTOP_UA } from "../tests/_helpers/visits.ts";
+} from "../testing/server.ts";
+import { DESKTOP_UA } from "../testing/visits.ts";
 
 const SECONDS = Number(Deno.args[0] ?? 60);
 const KILL_EVERY_MS = 15_000;

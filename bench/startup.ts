@@ -6,7 +6,7 @@
  */
 import { gzipBest } from "../lib/compression.ts";
 import { fixed, freshStore, printTable, seedLinksFast } from "./_lib.ts";
-import { freePort } from "../tests/_helpers/server.ts";
+import { freePort } from "../testing/server.ts";
 import { BUILD_DIR, buildIslands } from "../tasks/bundle.ts";
 
 /** Measures and prints. */

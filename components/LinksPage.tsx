@@ -1,4 +1,4 @@
-import type { LinkListEntry } from "../lib/links/record.ts";
+import type { LinkListEntry } from "../lib/links/views.ts";
 import { searchTextOf } from "../lib/links/list.ts";
 import CopyLink from "../islands/CopyLink.tsx";
 import DeleteLink from "../islands/DeleteLink.tsx";

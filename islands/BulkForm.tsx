@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { LinkView } from "../lib/links/record.ts";
+import type { LinkView } from "../lib/links/views.ts";
 import { fieldAria, FieldError, useFocusAfterRender } from "./_parts/aria.tsx";
 import { CopyButton } from "./_parts/CopyButton.tsx";
 import { daysLeft, fieldNamed, formatTime, shownError } from "./_parts/format.ts";

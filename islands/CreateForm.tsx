@@ -1,5 +1,5 @@
 import { useRef, useState } from "preact/hooks";
-import type { LinkView } from "../lib/links/record.ts";
+import type { LinkView } from "../lib/links/views.ts";
 import { MAX_DESTINATION_LENGTH } from "../lib/links/limits.ts";
 import { fieldAria, FieldError, useFocusAfterRender } from "./_parts/aria.tsx";
 import { callApi, errorSentence } from "./_parts/http.ts";

@@ -14,7 +14,7 @@ import {
   type HomeState,
   madeHere,
   renderHome,
-} from "./_lib/home.tsx";
+} from "./_lib/post_redirect_get.tsx";
 
 // Longer than any custom slug, so a wrong one is still shown and the hint says why.
 const MAX_PREFILL = 64;

@@ -15,7 +15,7 @@ import { countRequests } from "./_middleware/metrics.ts";
 import { nosniff } from "./_middleware/nosniff.ts";
 import { requestId } from "./_middleware/request_id.ts";
 import { staticFiles } from "./_middleware/static_files.ts";
-import { noteHeadLengths, withoutFalseLength } from "./_lib/head.ts";
+import { noteHeadLengths, withoutFalseLength } from "./_lib/head_method.ts";
 import { withoutTrailingSlash } from "./_lib/redirect.ts";
 import { methodNotAllowed, notFound } from "./_404.tsx";
 import * as slug from "./[slug].tsx";

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "./_helpers/assert.ts";
-import { startService } from "./_helpers/server.ts";
+import { startService } from "../testing/server.ts";
 
 Deno.test("the real service logs each request as a JSON line on stdout and serves health and metrics", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lapse-ops-" });

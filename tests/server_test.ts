@@ -6,8 +6,8 @@ import {
   startService,
   tempDir,
   unwritableFolder,
-} from "./_helpers/server.ts";
-import { DESKTOP_UA } from "./_helpers/visits.ts";
+} from "../testing/server.ts";
+import { DESKTOP_UA } from "../testing/visits.ts";
 import { tallyKey } from "../lib/kv/keys.ts";
 import { REFERRERS } from "../lib/tallies/kinds.ts";
 

@@ -1,4 +1,4 @@
-import type { LinkView } from "../../lib/links/record.ts";
+import type { LinkView } from "../../lib/links/views.ts";
 import { CopyButton } from "./CopyButton.tsx";
 import { formatTime, linkPagePath, timeLeft } from "./format.ts";
 

@@ -3,6 +3,7 @@
  * @module
  */
 import { StoreUnavailableError } from "../errors.ts";
+import { pause } from "../pause.ts";
 
 /** Options of {@linkcode retryLocked}. */
 export interface RetryOptions {
@@ -36,9 +37,4 @@ export function isLocked(error: unknown): boolean {
   return cause instanceof Error && /database is locked|database table is locked|busy/i.test(
     cause.message,
   );
-}
-
-/** Resolves after `ms` milliseconds. */
-export function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -8,7 +8,7 @@
  */
 import { cacheEpochKey, cacheRemovalsPrefix, cacheSeenKey, cacheSeenPrefix } from "../kv/keys.ts";
 import { beforeDeadline } from "../kv/deadline.ts";
-import { pause } from "../kv/retry.ts";
+import { pause } from "../pause.ts";
 import type { Store } from "../kv/store.ts";
 import type { DatedLinkRecord } from "./record.ts";
 

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { cacheEpochKey, cacheSeenKey, cacheSeenPrefix, linkStatsKey } from "../kv/keys.ts";
-import { pause } from "../kv/retry.ts";
+import { pause } from "../pause.ts";
 import { LinkCache } from "./cache.ts";
 import { addRetirement } from "./retire.ts";
 import type { DatedLinkRecord } from "./record.ts";

@@ -2,7 +2,7 @@
  * The export formats: plain text lines, CSV rows.
  * @module
  */
-import type { LinkListEntry } from "./record.ts";
+import type { LinkListEntry } from "./views.ts";
 
 /** The export formats. */
 export const EXPORT_FORMATS = ["text", "csv", "json"] as const;

@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
 import { csvCell, csvRow, textLine } from "./export.ts";
-import type { LinkListEntry } from "./record.ts";
+import type { LinkListEntry } from "./views.ts";
 
 const entry: LinkListEntry = {
   slug: "abc",

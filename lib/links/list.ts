@@ -10,10 +10,10 @@ import {
   type DatedLinkRecord,
   isExpired,
   type LinkFigures,
-  type LinkListEntry,
   type LinkRecord,
   toListEntry,
 } from "./record.ts";
+import type { LinkListEntry } from "./views.ts";
 
 /** A live link with its click figures. */
 export interface LinkWithCounters {

@@ -2,9 +2,8 @@
  * The stored link and the public shapes made from it.
  * @module
  */
-import type { z } from "zod";
+import type { LinkListEntry, LinkView, UnshortenView } from "./views.ts";
 import { destinationHost } from "./destination.ts";
-import type { linkListEntry, linkView, unshortenView } from "./views.ts";
 import { DAY_MS } from "../tallies/kinds.ts";
 
 /** A link as stored under its slug (and copied into the creation-order index). */
@@ -55,15 +54,6 @@ export interface ViewOptions {
   /** Whether the reader holds the unlock cookie of this link. */
   unlocked?: boolean;
 }
-
-/** The link as create and bulk answer it. */
-export type LinkView = z.infer<typeof linkView>;
-
-/** The link as the list and the JSON export show it. */
-export type LinkListEntry = z.infer<typeof linkListEntry>;
-
-/** The link as unshorten answers it. */
-export type UnshortenView = z.infer<typeof unshortenView>;
 
 /** Whole days left before `expiresAt`, rounded up; 0 once it has passed. */
 export function expiresInDays(expiresAt: number, now: number): number {

@@ -38,6 +38,9 @@ export const linkView = z.object({
   visitsLeft,
 });
 
+/** The link as create and bulk answer it. */
+export type LinkView = z.infer<typeof linkView>;
+
 /** The link as the list and the JSON export show it. */
 export const linkListEntry = z.object({
   slug,
@@ -58,6 +61,9 @@ export const linkListEntry = z.object({
   visitsLeft,
 });
 
+/** The link as the list and the JSON export show it. */
+export type LinkListEntry = z.infer<typeof linkListEntry>;
+
 /** The link as unshorten answers it. */
 export const unshortenView = z.object({
   slug,
@@ -71,6 +77,9 @@ export const unshortenView = z.object({
   maxVisits,
   visitsLeft,
 });
+
+/** The link as unshorten answers it. */
+export type UnshortenView = z.infer<typeof unshortenView>;
 
 /** What `GET /api/check` answers. */
 export const checkResult = z.object({

@@ -7,7 +7,8 @@
 import { BusyError } from "../errors.ts";
 import { getManyChunked } from "../kv/get_many.ts";
 import { linkKey, linkStatsKey, linkVisitsKey, usedUpLinkKey } from "../kv/keys.ts";
-import { pause, retryLocked } from "../kv/retry.ts";
+import { retryLocked } from "../kv/retry.ts";
+import { pause } from "../pause.ts";
 import type { Store } from "../kv/store.ts";
 import { rerankAfter } from "../tallies/rank.ts";
 import { type DatedLinkRecord, isExpired, type LinkRecord } from "./record.ts";

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { keysUnder, memoryStore, tally } from "../../tests/_helpers/store.ts";
-import { BOT_UA, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
+import { BOT_UA, MOBILE_UA, visit } from "../../testing/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
 import { createStore } from "../kv/store.ts";
 import { InvalidInputError } from "../errors.ts";

@@ -4,7 +4,8 @@
  */
 import { rateWindowKey } from "../kv/keys.ts";
 import { BusyError } from "../errors.ts";
-import { pause, retryLocked } from "../kv/retry.ts";
+import { retryLocked } from "../kv/retry.ts";
+import { pause } from "../pause.ts";
 import type { Store } from "../kv/store.ts";
 
 /** One limit: at most `limit` requests per `windowMs`. */

@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, TEST_START, type TestStore } from "../../tests/_helpers/store.ts";
-import { BOT_UA, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
+import { BOT_UA, MOBILE_UA, visit } from "../../testing/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
 import { createLink } from "../links/create.ts";
 import { removeLink } from "../links/remove.ts";

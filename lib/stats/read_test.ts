@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, type TestStore } from "../../tests/_helpers/store.ts";
-import { BOT_UA, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
+import { BOT_UA, MOBILE_UA, visit } from "../../testing/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
 import { countryCode } from "../clicks/classify.ts";
 import { createLink } from "../links/create.ts";

@@ -47,7 +47,7 @@ export function statusOf(error: DomainError): ErrorStatus {
 }
 
 /** Options of {@linkcode handleErrors}. */
-export interface ErrorOptions {
+export interface HandleErrorsOptions {
   /** Where unexpected errors and store failures are logged; default stdout. */
   log?: Logger;
 }
@@ -57,7 +57,7 @@ export interface ErrorOptions {
  * to itself, anything else to 500 with a generic sentence. Unexpected errors and store failures
  * are logged here, once each, with their request and its id.
  */
-export function handleErrors(options: ErrorOptions = {}): ErrorHandler<AppEnv> {
+export function handleErrors(options: HandleErrorsOptions = {}): ErrorHandler<AppEnv> {
   const log = options.log ?? stdoutLogger();
   return function handleErrors(error, c) {
     if (error instanceof DomainError) return domainErrorResponse(c, error, log);

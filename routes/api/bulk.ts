@@ -14,7 +14,7 @@ import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import { formLines, isFormPost, readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
-import { bulkFormErrorPage, toBulkOutcome } from "../_lib/home.tsx";
+import { bulkFormErrorPage, toBulkOutcome } from "../_lib/post_redirect_get.tsx";
 import { isBrowserForm } from "../_lib/negotiate.ts";
 import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";

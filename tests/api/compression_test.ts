@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { testApp } from "../_helpers/app.ts";
 import { chooseEncoding } from "../../routes/_middleware/compress.ts";
-import { DESKTOP_UA } from "../_helpers/visits.ts";
+import { DESKTOP_UA } from "../../testing/visits.ts";
 
 /** The body of `res` decoded from its `Content-Encoding`, as text. */
 async function decoded(res: Response): Promise<string> {

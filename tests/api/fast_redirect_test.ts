@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertNotEquals } from "../_helpers/assert.ts";
 import { TEST_BASE_URL, testApp } from "../_helpers/app.ts";
 import { loadConfig } from "../../fresh.config.ts";
-import { DESKTOP_UA } from "../_helpers/visits.ts";
+import { DESKTOP_UA } from "../../testing/visits.ts";
 import { createStore } from "../../lib/kv/store.ts";
 import { withLinkCache } from "../../lib/links/cache.ts";
 import { createDeps } from "../../routes/_lib/deps.ts";

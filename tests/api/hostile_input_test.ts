@@ -12,7 +12,7 @@ import {
 import { importLegacyLinks } from "../../lib/links/mod.ts";
 import type { LogLine } from "../../lib/log/mod.ts";
 import { fakeNetwork, openTrap } from "../_helpers/network.ts";
-import { DESKTOP_UA } from "../_helpers/visits.ts";
+import { DESKTOP_UA } from "../../testing/visits.ts";
 
 // Replay a run with LAPSE_FUZZ_SEED=<seed>; LAPSE_FUZZ_RUNS raises the count for a longer hunt.
 const SEED = Number(Deno.env.get("LAPSE_FUZZ_SEED") ?? 20261109);

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { testApp } from "../_helpers/app.ts";
-import { BOT_UA, DESKTOP_UA } from "../_helpers/visits.ts";
+import { BOT_UA, DESKTOP_UA } from "../../testing/visits.ts";
 
 const WEEK = 7 * 86_400_000;
 

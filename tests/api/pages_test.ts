@@ -7,12 +7,15 @@ import {
 } from "../_helpers/assert.ts";
 import { type TestApp, testApp } from "../_helpers/app.ts";
 import { CONTENT_SECURITY_POLICY, UNLOCK_CONTENT_SECURITY_POLICY } from "../../routes/_lib/html.ts";
-import { BULK_PASS_FOR_KEPT_LINES, BULK_PASS_REFUSED } from "../../routes/_lib/home.tsx";
+import {
+  BULK_PASS_FOR_KEPT_LINES,
+  BULK_PASS_REFUSED,
+} from "../../routes/_lib/post_redirect_get.tsx";
 import { makeRoute as makeStatsRoute } from "../../routes/stats.tsx";
 import type { Stats } from "../../lib/stats/types.ts";
 import { linkKey } from "../../lib/kv/keys.ts";
 import type { LogLine } from "../../lib/log/mod.ts";
-import { DESKTOP_UA, MOBILE_UA } from "../_helpers/visits.ts";
+import { DESKTOP_UA, MOBILE_UA } from "../../testing/visits.ts";
 
 const HOSTILE_TITLE = "<img src=x onerror=alert(1)>";
 const HOSTILE_NOTE = "</script><script>alert(1)</script>";

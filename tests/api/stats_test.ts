@@ -1,6 +1,6 @@
 import { assertEquals } from "../_helpers/assert.ts";
 import { testApp } from "../_helpers/app.ts";
-import { BOT_UA, DESKTOP_UA, MOBILE_UA } from "../_helpers/visits.ts";
+import { BOT_UA, DESKTOP_UA, MOBILE_UA } from "../../testing/visits.ts";
 
 Deno.test("clicks show in the list, unshorten, export and stats after a flush", async () => {
   await using t = await testApp();

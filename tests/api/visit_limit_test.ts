@@ -5,7 +5,7 @@ import {
   assertStringIncludes,
 } from "../_helpers/assert.ts";
 import { type TestApp, testApp } from "../_helpers/app.ts";
-import { BOT_UA, DESKTOP_UA } from "../_helpers/visits.ts";
+import { BOT_UA, DESKTOP_UA } from "../../testing/visits.ts";
 import { fastRedirect } from "../../routes/[slug].tsx";
 
 const PERSON = { "User-Agent": DESKTOP_UA };

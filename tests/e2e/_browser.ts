@@ -5,7 +5,7 @@
  * @module
  */
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
-import { type ServiceProcess, startService } from "../_helpers/server.ts";
+import { type ServiceProcess, startService } from "../../testing/server.ts";
 
 /** The Chromium binary: `CHROMIUM_PATH`, or Debian's. */
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";

@@ -8,7 +8,7 @@ import {
   waitForIslands,
   watchedPage,
 } from "./_browser.ts";
-import { DESKTOP_UA } from "../_helpers/visits.ts";
+import { DESKTOP_UA } from "../../testing/visits.ts";
 
 // Long enough for a local service, short enough that a page that never arrives fails quickly.
 const ARRIVAL_MS = 10_000;

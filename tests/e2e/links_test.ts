@@ -1,7 +1,7 @@
 import { createStore } from "../../lib/kv/store.ts";
 import { createLink } from "../../lib/links/mod.ts";
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
-import { MOBILE_UA } from "../_helpers/visits.ts";
+import { MOBILE_UA } from "../../testing/visits.ts";
 import {
   createByApi,
   openMoreOptions,

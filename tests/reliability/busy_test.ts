@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { call, startService, tempDir } from "../_helpers/server.ts";
+import { call, startService, tempDir } from "../../testing/server.ts";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

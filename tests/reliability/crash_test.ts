@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { call, clientNumber, inParallel, startService, tempDir } from "../_helpers/server.ts";
-import { DESKTOP_UA } from "../_helpers/visits.ts";
+import { call, clientNumber, inParallel, startService, tempDir } from "../../testing/server.ts";
+import { DESKTOP_UA } from "../../testing/visits.ts";
 
 const CLIENTS = 8;
 const LOAD_MS = 2_500;

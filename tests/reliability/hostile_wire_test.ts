@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
-import { call, freePort, startService, tempDir } from "../_helpers/server.ts";
+import { call, freePort, startService, tempDir } from "../../testing/server.ts";
 
 /** A body of 70,000 one-byte chunks: refused before its reading holds up everyone else. */
 const MANY_PIECES = "POST /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n" +

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
-import { call, clientNumber, inParallel, startService, tempDir } from "../_helpers/server.ts";
+import { call, clientNumber, inParallel, startService, tempDir } from "../../testing/server.ts";
 
 // Each request carries its own X-Forwarded-For, so per-client limits count only where meant to.
 const env = (path: string) => ({ KV_PATH: `${path}/links.kv`, TRUST_PROXY: "1" });

@@ -5,8 +5,8 @@ import {
   type ServiceProcess,
   startService,
   tempDir,
-} from "../_helpers/server.ts";
-import { DESKTOP_UA } from "../_helpers/visits.ts";
+} from "../../testing/server.ts";
+import { DESKTOP_UA } from "../../testing/visits.ts";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

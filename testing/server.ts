@@ -75,7 +75,7 @@ export async function runUntilExit(
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<Exited> {
-  const root = new URL("../../", import.meta.url);
+  const root = new URL("../", import.meta.url);
   const tasks = JSON.parse(await Deno.readTextFile(new URL("deno.json", root))).tasks;
   const serve = String(tasks.start).split("&&").at(-1)!.trim().split(/\s+/);
   if (serve[0] !== "deno") throw new Error(`the start task does not end in deno: ${tasks.start}`);
@@ -124,7 +124,7 @@ export async function startProcess(
 ): Promise<ServiceProcess> {
   const child = new Deno.Command(command[0]!, {
     args: command.slice(1),
-    cwd: new URL("../../", import.meta.url),
+    cwd: new URL("../", import.meta.url),
     env: options.env,
     stdout: "piped",
     stderr: "piped",

@@ -2,7 +2,7 @@
  * Visitors for click tests.
  * @module
  */
-import type { VisitFacts } from "../../lib/clicks/mod.ts";
+import type { VisitFacts } from "../lib/clicks/mod.ts";
 
 /** A desktop browser. */
 export const DESKTOP_UA =

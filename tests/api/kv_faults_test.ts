@@ -2,7 +2,7 @@ import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.t
 import { type TestApp, testApp } from "../_helpers/app.ts";
 import type { Faults } from "../_helpers/faults.ts";
 import type { OpenApiLike } from "../_helpers/hostile.ts";
-import { DESKTOP_UA } from "../_helpers/visits.ts";
+import { DESKTOP_UA } from "../../testing/visits.ts";
 import type { Hono } from "hono";
 import type { LogLine } from "../../lib/log/mod.ts";
 import type { AppEnv } from "../../routes/_lib/env.ts";

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import { mountSmallDisk } from "../_helpers/disk.ts";
-import { call, clientNumber, startService, tempDir } from "../_helpers/server.ts";
-import { DESKTOP_UA } from "../_helpers/visits.ts";
+import { call, clientNumber, startService, tempDir } from "../../testing/server.ts";
+import { DESKTOP_UA } from "../../testing/visits.ts";
 
 const STORE_DOWN = "storage is unavailable, try again shortly";
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -11,7 +11,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const probe = await mountSmallDisk(1);
 await probe?.[Symbol.asyncDispose]();
 if (probe === null) {
-  console.warn("store_faults_test: cannot mount a tmpfs here, disk-full test ignored");
+  console.warn("disk_faults_test: cannot mount a tmpfs here, disk-full test ignored");
 }
 
 Deno.test({
