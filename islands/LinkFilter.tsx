@@ -13,12 +13,9 @@ export interface LinkFilterProps {
 }
 
 /**
- * Filters the links list: a plain `GET /links?q=` form, which with JavaScript also hides, as
- * the person types, the rows (`[data-search]`) whose slug, title, destination and note do not
- * match. A row deleted meanwhile is hidden the same way, and counted in neither figure. Where
- * the rows on the page cannot hold every match (the list has other pages, or the server's
- * filter is wider than the text typed), the count says what it counted and that Filter searches
- * every link.
+ * Filters the links list: a plain `GET /links?q=` form that with JavaScript also hides, as the
+ * person types, the rows (`[data-search]`) that do not match; where the page cannot hold every
+ * match, the count says so and that Filter searches every link.
  */
 export default function LinkFilter({ q, total: rendered, paged }: LinkFilterProps) {
   const [query, setQuery] = useState(q);

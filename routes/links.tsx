@@ -38,13 +38,10 @@ export const PAGE_SIZE = 50;
 const MAX_QUERY = 200;
 
 /**
- * The route. `GET /links/<slug>` is a live link's own page, with its figures (an unknown or
- * expired slug gets the 404 page). `GET /links?q=&cursor=` lists a page of the live links
- * matching `q`, newest first, from the cursor a page before gave (a cursor that is not one is
- * taken as none). `POST /links/remove` with `slug` answers a page asking to confirm; with
- * `confirm=yes` too it deletes the link and answers a browser's form post 303 to
- * `/links?removed=<slug>`, keeping the filter `q` it was sent, and any other client
- * `{ok: true, slug}`; an unknown slug gets the 404 error page.
+ * The route: `GET /links/<slug>` a live link's page; `GET /links?q=&cursor=` a page of the live
+ * links matching `q`, newest first; `POST /links/remove` a page asking to confirm, and with
+ * `confirm=yes` the removal (a browser's form gets 303 to `/links?removed=<slug>`, keeping `q`;
+ * another client `{ok: true, slug}`). An unknown slug gets the 404 page.
  */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>()

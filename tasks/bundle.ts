@@ -1,12 +1,7 @@
 /**
- * Building the island bundles: one browser entry (`islands/_client.ts`) that hydrates the islands
- * a page has, split into chunks so a page loads only the islands it shows. `deno bundle` runs with
- * a client configuration made from `deno.json` (same imports, `"jsx": "react-jsx"`): the server's
- * `"jsx": "precompile"` output renders but never hydrates.
- *
- * A build is skipped when `static/build/manifest.json` records the fingerprint of the current
- * sources, so `deno task start` can build on every start at little cost. Builders take turns on a
- * lock file, and each file lands by rename, so processes starting together never see half a build.
+ * Building the island bundles: one browser entry (`islands/_client.ts`), split into chunks so a
+ * page loads only its islands; a build whose sources' fingerprint is unchanged is skipped, and
+ * concurrent builders take turns (docs/decisions/2026-11-22-island-bundles.md).
  * @module
  */
 

@@ -19,13 +19,9 @@ export interface HourlyJobDeps {
 }
 
 /**
- * The sweep, then the repair of the tallies' ranking (`repairRanks`), each logged. The repair
- * runs whether or not the sweep succeeded, and its failure is logged, not thrown: the next hour
- * runs it again. A failed sweep is thrown, after the repair.
- *
- * Of the instances sharing a store, the first to claim the hour runs it (`claimRun`); the others
- * log that they left it. A store that cannot say who claimed it is logged, and the job runs:
- * both steps are safe to run twice, and a run skipped would wait an hour.
+ * The sweep, then the ranks' repair (`repairRanks`), each logged; a failed repair is logged and
+ * a failed sweep thrown after it. The instance that claims the hour runs it (`claimRun`); when
+ * the claim cannot be read the job runs anyway, as both steps are safe to run twice.
  */
 export async function runHourlyJob(store: Store, deps: HourlyJobDeps): Promise<void> {
   // The hour, rounded: every instance's timer fires at minute 0 of its own clock.

@@ -41,12 +41,10 @@ export type BulkOutcome =
   | { ok: false; url: unknown; error: string };
 
 /**
- * Makes a link of every row, validated by the same schema as a single create; `pass`, when
- * given, protects each. Outcomes come in row order; a failed row undoes nothing. A custom slug
- * repeated within the request fails on its later rows. A store failure is not a row outcome:
- * it throws, and rows already made stay made. The password's hashes (one per valid row) are
- * made first, as one job of the hashing queue: a full queue refuses the whole request
- * (`BusyError`) before any link is made.
+ * Makes a link of every row, as a single create would; `pass` protects each. Outcomes come in
+ * row order; a failed row (a slug repeated in the request included) undoes nothing, and a store
+ * failure throws, leaving rows made. The hashes are made first as one job of the hashing queue,
+ * so a full queue refuses the whole request (`BusyError`).
  */
 export async function createLinks(
   store: Store,

@@ -1,9 +1,7 @@
 /**
- * A bounded in-process cache of resolved links, for the redirect. Expiry is checked on every
- * hit from the cached deadline; a removal drops its slugs here at once and, through the epoch key
- * every removal bumps and the log of removed slugs, in every other instance almost at once. Each
- * watching instance writes down the epoch it has caught up with, so a removal can wait until
- * every instance has.
+ * A bounded in-process cache of resolved links, for the redirect. A removal drops its slugs here
+ * at once and, through the epoch and the removal log, in every other instance almost at once
+ * (docs/decisions/2026-11-25-removals-wait-for-every-instance.md).
  * @module
  */
 import { cacheEpochKey, cacheRemovalsPrefix, cacheSeenKey, cacheSeenPrefix } from "../kv/keys.ts";
@@ -111,13 +109,10 @@ export class LinkCache {
   }
 
   /**
-   * Follows every instance's removals, until {@linkcode LinkCache.unwatch}: through `kv.watch` on
-   * the epoch key, which the managed store delivers at once, and by reading the key every
-   * `pollMs` (default 250 ms), since processes sharing a local file do not see each other's
-   * changes through a watch. When the epoch moves, the removal log is read from where this
-   * instance left it, and only the slugs removed are dropped (see {@linkcode followRemovals}).
-   * After each change, and every couple of seconds meanwhile, it writes down the epoch it has
-   * caught up with, which {@linkcode LinkCache.seenEverywhere} reads.
+   * Follows every instance's removals until {@linkcode LinkCache.unwatch}: it watches the epoch
+   * key and also polls it every `pollMs` (default 250 ms; a watch misses other processes on a
+   * local file), drops the slugs the removal log names, and writes down the epoch it has
+   * caught up with for {@linkcode LinkCache.seenEverywhere}.
    */
   watch(kv: Deno.Kv, options: { pollMs?: number } = {}): void {
     if (this.#watching) return;

@@ -48,12 +48,10 @@ export interface WebAddress {
 }
 
 /**
- * Parses an address a person typed: trims it, prepends `https://` when it has no `scheme://`
- * (and is not an address of another kind, `mailto:...`), and accepts only http(s) URLs without
- * a user name or password (unless `options.credentials` lets them through for the caller to
- * refuse), at most {@linkcode MAX_DESTINATION_LENGTH} characters long.
- *
- * Throws {@linkcode InvalidInputError} naming the problem.
+ * Parses an address a person typed: trimmed, `https://` prepended when it has no `scheme://` (and
+ * is no `mailto:`-like address), an http(s) URL without credentials (unless
+ * `options.credentials`), at most {@linkcode MAX_DESTINATION_LENGTH} characters. Throws
+ * {@linkcode InvalidInputError} naming the problem.
  */
 export function parseWebAddress(
   raw: string,

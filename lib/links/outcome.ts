@@ -1,9 +1,7 @@
 /**
- * A bulk post's outcome, kept an hour for the page a browser is sent on to (post, redirect,
- * get), so that reloading that page shows the outcome again rather than making the links again.
- * It holds what the page cannot read back from the store: which links were made (their slugs
- * and ids, never their destinations or titles, which are read live), and the lines that failed
- * with why.
+ * A bulk post's outcome, kept an hour for the page a browser is sent on to, so reloading it
+ * makes no links again: the slugs and ids made (never destinations or titles, read live) and
+ * the lines that failed with why (docs/decisions/2026-11-27-bulk-outcomes-kept-an-hour.md).
  * @module
  */
 import { encodeBase64Url } from "../encoding.ts";

@@ -39,12 +39,10 @@ const MAX_ATTEMPTS = 64;
 const MAX_PAUSE_MS = 20;
 
 /**
- * Takes one visit by a person of the limited link `record`, atomically in the store: the count
- * of visits taken is raised in a commit that checks it and the record unchanged, so no number
- * of instances or concurrent requests lets more than `maxVisits` people through. The last visit
- * retires the link in the same commit, as a removal does (its share leaves every figure, its
- * slug is free again), and marks the slug used up until the link's deadline. Throws
- * `BusyError` when other visits kept winning for every round it may try.
+ * Takes one person's visit of the limited link `record` in a commit that checks the count and the
+ * record unchanged, so no more than `maxVisits` people get through; the last visit retires the
+ * link in the same commit and marks its slug used up. Throws `BusyError` when other visits kept
+ * winning every round it may try.
  */
 export function takeVisit(store: Store, record: DatedLinkRecord): Promise<VisitTaken> {
   return inTurn(store, record.id, () => takeVisitNow(store, record));

@@ -1,9 +1,6 @@
 /**
  * Which names and addresses a preview may reach: public host names and public unicast addresses.
- *
- * Both checks are allow-lists at heart: an address is public only when it is plain unicast in
- * the global ranges, and anything ipaddr.js names (loopback, private, link-local, CGNAT,
- * multicast, reserved, documentation, benchmarking, tunnels...) is refused.
+ * Both checks are allow-lists: any range ipaddr.js names (loopback, private, CGNAT...) is refused.
  * @module
  */
 import ipaddr from "ipaddr.js";
@@ -51,12 +48,9 @@ export function isInnerHostName(hostname: string, serviceHost: string): boolean 
 }
 
 /**
- * The address to connect to for `address` when it is public unicast, else `null` (also when it
- * is not an address at all).
- *
- * IPv4-mapped (`::ffff:a.b.c.d`) and NAT64 (`64:ff9b::a.b.c.d`) forms are judged by the IPv4
- * address inside; a public mapped address is dialled as plain IPv4. IPv4-compatible (`::/96`),
- * 6to4, Teredo and the other tunnelling and special IPv6 ranges are refused outright.
+ * The address to dial for `address` when it is public unicast, else `null`. IPv4-mapped and
+ * NAT64 forms are judged (and a mapped one dialled) by the IPv4 address inside; the other
+ * tunnelling and special IPv6 ranges are refused outright.
  */
 export function publicAddress(address: string): string | null {
   // A mapped address comes back as the IPv4 address it names.

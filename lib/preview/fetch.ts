@@ -1,10 +1,7 @@
 /**
- * A small HTTP/1.1 client pinned to checked addresses.
- *
- * It never resolves a name: it dials one of the addresses {@linkcode checkTarget} approved, then
- * (for https) starts TLS over that socket under the original host name, so the certificate is
- * verified against the name while the packets go to the checked address. A DNS answer that
- * changes between the check and the connection therefore changes nothing.
+ * A small HTTP/1.1 client pinned to checked addresses: it dials an address {@linkcode checkTarget}
+ * approved and starts TLS there under the host name, so a DNS answer that changes after the
+ * check changes nothing (docs/decisions/2026-11-21-preview-pinned-connection.md).
  * @module
  */
 import { concatBytes } from "./_bytes.ts";

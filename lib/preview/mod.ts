@@ -1,9 +1,7 @@
 /**
- * Page previews that cannot be turned against the network the service runs in.
- *
- * Every hop (the address asked for and each redirect) is checked by name, port and every
- * resolved address before any connection, and the connection then goes to an address that was
- * checked: see {@linkcode checkTarget} and {@linkcode openPage}.
+ * Page previews that cannot be turned against the service's own network: every hop is checked by
+ * name, port and resolved address before the connection goes to a checked address
+ * ({@linkcode checkTarget}, {@linkcode openPage}).
  * @module
  */
 import { parseWebAddress } from "../links/destination.ts";
@@ -51,13 +49,10 @@ type Hop =
   | { kind: "nothing" };
 
 /**
- * Previews the page at `address` (`https://` is prepended when it has no scheme).
- *
- * Throws `InvalidInputError` for an address that is not an http(s) URL, and
- * `PreviewRefusedError` when it, or a redirect, names an inner host, an inner address
- * or a port other than 80 and 443, or when it carries a user name or password. A page that cannot be had (no address, no connection, a
- * timeout, a status other than 2xx, a type other than HTML, too many redirects) gives a preview
- * with empty fields, for the last address reached.
+ * Previews the page at `address` (`https://` prepended when it has no scheme). Throws
+ * `InvalidInputError` for a non-http(s) URL and `PreviewRefusedError` when it or a redirect names
+ * an inner host or address, a port other than 80 and 443, or credentials. A page that cannot be
+ * had gives a preview with empty fields, for the last address reached.
  */
 export async function previewPage(
   address: string,

@@ -62,19 +62,10 @@ export type LinkFiguresLookup =
   | { status: "missing" };
 
 /**
- * The figures of the live link under `slug` at `now` (epoch ms, the store's clock by default);
- * `expired` with its deadline when its time is up and it is not yet swept, `missing` when no
- * link has the slug. Two store reads (three for a legacy record, which gets its deadline
- * first), whatever the number of links or clicks. Each breakdown holds at most
- * {@linkcode TOP_NAMES} names, as the service-wide stats do.
- *
- * Lag: `clicks` follows a visit within 2 seconds, the rest within `STATS_LAG_SECONDS`.
- *
- * @example
- * ```ts
- * const found = await readLinkFigures(store, "hello");
- * if (found.status === "live") console.log(found.figures.clicks);
- * ```
+ * The figures of the live link under `slug` at `now` (default the store's clock): `expired` with
+ * its deadline until swept, `missing` when no link has the slug. Two store reads (three for a
+ * legacy record), each breakdown at most {@linkcode TOP_NAMES} names. `clicks` lags a visit by
+ * 2 s at most, the rest by `STATS_LAG_SECONDS`.
  */
 export async function readLinkFigures(
   store: Store,

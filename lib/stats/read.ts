@@ -156,12 +156,10 @@ async function readTopLinks(
 }
 
 /**
- * The names of `kind` with the most clicks once gone links are taken out. Names are read in
- * order of their stored count, which only ever overstates: reading stops once the last of the
- * best {@linkcode TOP_NAMES} corrected counts beats every count not yet read. (A count that grew
- * is placed a moment later, by the commit's rerank; a process that stopped in that moment
- * leaves the name low until the hourly repair, `repairRanks`.) A name read twice, moved while
- * the places were read, counts once.
+ * The names of `kind` with the most clicks once gone links are taken out. Names are read in order
+ * of their stored count, which only overstates, until the best {@linkcode TOP_NAMES} corrected
+ * counts beat every count not yet read; a name read twice counts once. A name a stopped process
+ * left unplaced stays low until the hourly `repairRanks`.
  */
 async function readTopNames(
   store: Store,

@@ -55,16 +55,11 @@ export interface UnlockAttempt {
 }
 
 /**
- * Checks the attempt's password against the live protected link and returns the link. Throws
- * `LinkNotFoundError`, `NotProtectedError`, `TooManyGuessesError` (429) or `WrongPasswordError`.
- *
- * Guessing is bounded per client and per link, in 10-minute windows: a client (an IPv4 address,
- * an IPv6 /64) gets {@linkcode WRONG_PER_CLIENT} wrong passwords on a link, and once the link
- * has taken {@linkcode WRONG_PER_LINK} from everyone, one each: a client's first try in the
- * window is always heard, so no number of other clients' wrong passwords refuses a right one
- * (see docs/decisions/2026-11-24-unlock-guessing-bounds.md). Only wrong passwords stay counted:
- * each attempt is counted before its password is checked (attempts sent together each see their
- * own count) and taken back when the password is right or the attempt is refused.
+ * Checks the attempt's password against the live protected link and returns the link, or throws
+ * `LinkNotFoundError`, `NotProtectedError`, `TooManyGuessesError` or `WrongPasswordError`.
+ * Wrong passwords are bounded per client ({@linkcode WRONG_PER_CLIENT}) and per link
+ * ({@linkcode WRONG_PER_LINK}) in 10-minute windows; a client's first try is always heard
+ * (docs/decisions/2026-11-24-unlock-guessing-bounds.md).
  */
 export async function unlockLink(store: Store, attempt: UnlockAttempt): Promise<DatedLinkRecord> {
   const { slug, password } = attempt;

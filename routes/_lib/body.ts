@@ -64,13 +64,10 @@ export interface ReadBodyOptions {
 }
 
 /**
- * The body's fields: a form's fields as strings (a field given more than once as the list of its
- * values, which a field that takes one string refuses), or parsed JSON. An empty body reads as
- * `{}`, so the missing fields are named; anything else that is not JSON is refused.
- *
- * The body is JSON whatever its declared type, but for a form's: an urlencoded body that parses
- * as a JSON object is read as JSON too, as `curl -d '{"url": ...}'` sends it (a browser's form
- * encodes `{`, so no form it sends parses so). Records which it was in `formBody`.
+ * The body's fields: a form's as strings (a repeated field as the list of its values), or parsed
+ * JSON; an empty body reads as `{}`. An urlencoded body that parses as a JSON object is JSON, as
+ * `curl -d` sends it (docs/decisions/2026-11-28-form-bodies-and-json.md). Records which it was
+ * in `formBody`.
  */
 export async function readBody(
   c: Context<AppEnv>,

@@ -1,11 +1,7 @@
 /**
- * Answers to HEAD that tell no false length. The router answers HEAD with its GET route's status
- * and headers and no body; an answer whose route gave it a body of unknown length would then go
- * out saying `Content-Length: 0`, which a HEAD may say only when GET sends nothing (RFC 9110,
- * 8.6). {@linkcode noteHeadLengths} notes such answers while the route's body is still there,
- * and {@linkcode withoutFalseLength} gives them an empty body stream, which goes out with no
- * length at all. A page, which sets its length, keeps it; an answer without a body (a redirect)
- * says 0, as its GET does.
+ * HTTP HEAD answers that tell no false length: the router's HEAD of a GET whose body has no known
+ * length would say `Content-Length: 0` (RFC 9110, 8.6 forbids it), so such answers go out with
+ * an empty body stream and no length at all.
  * @module
  */
 import type { MiddlewareHandler } from "hono";

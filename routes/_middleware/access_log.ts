@@ -24,17 +24,9 @@ export interface AccessFields {
 }
 
 /**
- * {@linkcode AccessFields} of a request and when it was answered, for a line written later.
- *
- * The redirect makes one per request and the logger holds it until it writes out, so it is a
- * class, not an object literal. V8 keeps survival figures for each object literal in the code,
- * and once a burst of a literal's objects outlives a young collection (lines waiting out the
- * logger's delay as load starts, say), it allocates every later object of that literal in the
- * old generation (allocation-site pretenuring). A waiting line there keeps its strings alive
- * through young collections, so they are promoted with it: under load the old generation grew
- * by about 16 MB a second, a full collection ran every 0.6 s, and p99 doubled, in about a third
- * of the server's starts (docs/decisions/2026-11-25-access-entries-not-literals.md). Instances
- * of a class carry no such figures.
+ * {@linkcode AccessFields} of a request and when it was answered, for a line written later. A
+ * class, not an object literal, so V8 never pretenures waiting lines into the old generation
+ * (docs/decisions/2026-11-25-access-entries-not-literals.md).
  */
 export class AccessEntry implements AccessFields {
   constructor(
