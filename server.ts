@@ -20,7 +20,6 @@ const RESERVE_PAUSE_MS = 100;
  * variable to change and why.
  */
 export class StartupError extends Error {
-  /** Builds the error with its one-line message. */
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "StartupError";

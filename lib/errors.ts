@@ -6,7 +6,6 @@
 
 /** Base of every error the domain throws on purpose. */
 export class DomainError extends Error {
-  /** Builds the error with its human-readable sentence. */
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;
@@ -27,7 +26,6 @@ export class InvalidInputError extends DomainError {
 
 /** A custom slug is already used by a live link. */
 export class SlugTakenError extends DomainError {
-  /** Builds the error for `slug`. */
   constructor(readonly slug: string) {
     super(`slug "${slug}" is already taken`);
   }
@@ -35,7 +33,6 @@ export class SlugTakenError extends DomainError {
 
 /** A custom slug is a reserved word. */
 export class ReservedSlugError extends DomainError {
-  /** Builds the error for `slug`. */
   constructor(readonly slug: string) {
     super(`slug "${slug}" is reserved`);
   }
@@ -43,7 +40,6 @@ export class ReservedSlugError extends DomainError {
 
 /** No live link has this slug, and none ever had as far as the store knows. */
 export class LinkNotFoundError extends DomainError {
-  /** Builds the error for `slug`. */
   constructor(readonly slug: string) {
     super(`no link with slug "${slug}"`);
   }
@@ -67,7 +63,6 @@ export class WrongPasswordError extends DomainError {
 
 /** An unlock was asked for a link that has no password. */
 export class NotProtectedError extends DomainError {
-  /** Builds the error for `slug`. */
   constructor(readonly slug: string) {
     super(`link "${slug}" is not protected`);
   }
@@ -130,7 +125,6 @@ export class PreviewRefusedError extends DomainError {
 
 /** The link was used up by its last visit: it opened as many times as it was made to. */
 export class LinkUsedUpError extends DomainError {
-  /** Builds the error for `slug`. */
   constructor(readonly slug: string) {
     super(`link "${slug}" was used up: it opened as many times as it was made to`);
   }

@@ -18,7 +18,7 @@ export function formatTime(iso: string): string {
 }
 
 /**
- * Days left as words, from `expiresInDays` (the time left rounded up): `7 days left`, and in the
+ * Days left as words, from `days` (a view's `expiresInDays`, rounded up): `7 days left`, and in the
  * last day `under a day left`, not "1 day left" an hour before the end.
  */
 export function daysLeft(days: number): string {

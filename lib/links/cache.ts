@@ -63,7 +63,6 @@ export class LinkCache {
   #reader: ReadableStreamDefaultReader<Deno.KvEntryMaybe<unknown>[]> | null = null;
   #poll: ReturnType<typeof setTimeout> | undefined;
 
-  /** Builds an empty cache. */
   constructor(options: LinkCacheOptions = {}) {
     this.#max = options.maxEntries ?? 50_000;
   }

@@ -12,7 +12,6 @@ export type Dialer = (address: string, port: number) => Promise<Deno.TcpConn>;
 
 /** The page could not be had: no answer, a broken answer, a failed handshake, a timeout. */
 export class UnreachableError extends Error {
-  /** Builds the error with a sentence saying what failed. */
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "UnreachableError";
