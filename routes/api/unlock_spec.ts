@@ -1,0 +1,63 @@
+/**
+ * The OpenAPI description of `POST /api/unlock`, beside its handler.
+ * @module
+ */
+import { z } from "zod";
+import { NotProtectedError, WrongPasswordError } from "../../lib/errors.ts";
+import { existingSlug, linkConfirmation, password } from "../../lib/links/mod.ts";
+import { errorResponse, jsonResponse, linkNotFound, type RouteSpec } from "../_openapi/mod.ts";
+import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
+import { unlockCookieName } from "../../lib/unlock/mod.ts";
+/** The body of `POST /api/unlock`. */
+export const unlockInput = z.object({
+  slug: existingSlug,
+  pass: password.min(1),
+});
+
+/** What the route takes and answers, for the API document. */
+export const spec: RouteSpec = {
+  post: {
+    tag: "Protected links",
+    summary: "Unlock a protected link",
+    description: "Checks the password and, when it is right, sets the link's unlock cookie " +
+      "(see the `unlockCookie` security scheme): the redirect then proceeds, and the " +
+      "destination shows in unshorten, the list and the export. The destination is in " +
+      "neither answer. A browser's form post (a form body and `Accept: text/html`) that " +
+      "succeeds answers 303 to the link, any other request JSON; a browser's form post that " +
+      "fails gets the unlock page again, with the reason, under the status below (without " +
+      "the form when the slug is missing or impossible, or the link unknown or open). Besides " +
+      "the 10 a minute per client, a client (an IPv4 address, an IPv6 /64) gets 5 wrong " +
+      "passwords on a link per 10-minute window, and a link takes 130 from everyone (also 429; " +
+      "fixed windows, as the rate limits). A " +
+      "right password costs no try.",
+    body: { schema: unlockInput, example: { slug: "secret", pass: "correct horse" }, form: true },
+    responses: {
+      200: jsonResponse("Unlocked: the cookie is set", {
+        schema: linkConfirmation,
+        example: { ok: true, slug: "secret" },
+        headers: {
+          "Set-Cookie": {
+            description: "The unlock cookie of this link",
+            example: `${unlockCookieName("secret")}=<token>; Max-Age=604800; Path=/; ` +
+              "HttpOnly; SameSite=Lax",
+          },
+        },
+      }),
+      303: {
+        description: "Unlocked by a browser's form post (`Accept: text/html`): on to the link, " +
+          "the cookie set",
+        headers: {
+          Location: { description: "The link's path", example: "/secret" },
+          "Set-Cookie": { description: "The unlock cookie of this link" },
+        },
+      },
+      400: errorResponse(
+        "A missing field, or a link that has no password",
+        new NotProtectedError("hello").message,
+      ),
+      403: errorResponse("The password is wrong", new WrongPasswordError().message),
+      404: linkNotFound("No live link has the slug", "secret"),
+    },
+    rateLimit: RATE_LIMITS.unlock,
+  },
+};
