@@ -13,10 +13,10 @@ import {
   type LinkLookup,
   lookupLink,
   mayNameLink,
-  visibleUrl,
 } from "../lib/links/mod.ts";
 import type { AppDeps } from "./_lib/env.ts";
 import { renderPage } from "./_lib/html.ts";
+import { describeMissing, singleSegment } from "./_lib/missing_link.ts";
 
 /**
  * Answers 404 for the request's path, or 405 when it names a live link (the redirect answers
@@ -45,7 +45,7 @@ export async function notFound(
     ? { kind: "none" }
     : usedUp !== null
     ? { kind: "used-up", slug, url: usedUp.url, claimable: CUSTOM_SLUG_PATTERN.test(slug) }
-    : describe(slug, found);
+    : describeMissing(slug, found);
   return notFoundPage(path, missing);
 }
 
@@ -57,7 +57,7 @@ export async function linkNotFound(deps: AppDeps, path: string, slug: string): P
   const found = mayNameLink(slug) ? await lookupLink(deps.store, slug) : null;
   const missing = found === null || found.status === "live"
     ? { kind: "none" as const }
-    : describe(slug, found);
+    : describeMissing(slug, found);
   return notFoundPage(path, missing);
 }
 
@@ -74,28 +74,4 @@ export function methodNotAllowed(path: string, allowed: string[]): Response {
     { error: `method not allowed; ${path} answers ${allow}` },
     { status: 405, headers: { Allow: allow } },
   );
-}
-
-function describe(slug: string, found: LinkLookup): MissingLink {
-  // Only a name a custom slug may take is offered; an old link's name may be shorter.
-  const claimable = CUSTOM_SLUG_PATTERN.test(slug);
-  if (found.status !== "expired") return claimable ? { kind: "free", slug } : { kind: "none" };
-  const { record } = found;
-  return {
-    kind: "expired",
-    slug,
-    expiresAt: new Date(record.expiresAt).toISOString(),
-    url: visibleUrl(record), // the 404 page never names a protected destination
-    claimable,
-  };
-}
-
-function singleSegment(path: string): string | null {
-  const match = /^\/([^/]+)$/.exec(path);
-  if (!match) return null;
-  try {
-    return decodeURIComponent(match[1]!);
-  } catch {
-    return null;
-  }
 }

@@ -4,23 +4,15 @@
  * @module
  */
 import { Hono } from "hono";
-import { LinkPage } from "../components/LinkPage.tsx";
-import { LinksPage } from "../components/LinksPage.tsx";
 import { RemovePage } from "../components/RemovePage.tsx";
 import { LinkNotFoundError } from "../lib/errors.ts";
 import {
   existingSlug,
-  findLinkPage,
   getLiveLink,
   isLinkCursor,
-  isSlugLike,
   type LinkConfirmation,
-  readVisitsLeft,
-  shortUrlOf,
-  visibleUrl,
 } from "../lib/links/mod.ts";
 import { RATE_LIMITS } from "../lib/rate_limit/mod.ts";
-import { readLinkFigures } from "../lib/stats/mod.ts";
 import { parseInput } from "../lib/validation.ts";
 import { readObjectBody } from "./_lib/body.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
@@ -28,11 +20,8 @@ import { renderPage } from "./_lib/html.ts";
 import { isBrowserForm } from "./_lib/negotiate.ts";
 import { redirectWithPolicy } from "./_lib/redirect.ts";
 import { removeLinkOf } from "./_lib/remove.ts";
-import { linkNotFound } from "./_404.tsx";
+import { linkOwnPage, linksListPage } from "./_lib/links_pages.tsx";
 import { rateLimit } from "./_middleware/rate_limit.ts";
-
-/** Links on a page; the next are a cursor away. */
-export const PAGE_SIZE = 50;
 
 /** Longest filter accepted, in characters. */
 const MAX_QUERY = 200;
@@ -49,54 +38,12 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const q = filterOf(c.req.query("q"));
       const given = c.req.query("cursor");
       const cursor = given !== undefined && isLinkCursor(given) ? given : undefined;
-      const removed = c.req.query("removed");
-      // The notice of a deletion only for a name no live link has: a link crafted to say a live
-      // one is gone says nothing.
-      const gone = removed !== undefined && isSlugLike(removed) &&
-        await getLiveLink(deps.store, removed) === null;
-      // Protected destinations stay hidden here, whatever cookies the reader holds.
-      const { entries, next } = await findLinkPage(deps.store, {
-        baseUrl: deps.config.baseUrl,
-        query: q,
-        limit: PAGE_SIZE,
-        cursor,
-      });
-      const page = (
-        <LinksPage
-          entries={entries}
-          q={q}
-          cursor={cursor}
-          next={next}
-          now={deps.store.now()}
-          lifetimeMs={deps.config.linkTtlMs}
-          removed={gone ? removed : undefined}
-        />
-      );
-      return renderPage(page, 200, { "Cache-Control": "no-store" });
+      return await linksListPage(deps, { q, cursor, removed: c.req.query("removed") });
     })
     // A link's own page shares the stats' allowance: it reads the same figures.
     .get("/:slug", rateLimit(deps, RATE_LIMITS.stats), async (c) => {
       const slug = c.req.param("slug");
-      const now = deps.store.now();
-      const found = isSlugLike(slug) ? await readLinkFigures(deps.store, slug, now) : null;
-      // The destination, from the record itself: never a protected one, whatever the cookies.
-      const record = found?.status === "live" ? await getLiveLink(deps.store, slug) : null;
-      if (found?.status !== "live" || record === null) return linkNotFound(deps, c.req.path, slug);
-      const [visitsLeft] = await readVisitsLeft(deps.store, [record]);
-      const page = (
-        <LinkPage
-          figures={found.figures}
-          shortUrl={shortUrlOf(slug, deps.config.baseUrl)}
-          url={visibleUrl(record)}
-          note={record.note}
-          visits={record.maxVisits === undefined
-            ? null
-            : { left: visitsLeft ?? 0, max: record.maxVisits }}
-          now={now}
-          lifetimeMs={deps.config.linkTtlMs}
-        />
-      );
-      return renderPage(page, 200, { "Cache-Control": "no-store" });
+      return await linkOwnPage(deps, slug, c.req.path);
     })
     .post("/remove", async (c) => {
       const body = await readObjectBody(c);
