@@ -38,7 +38,7 @@ export const linkView = z.object({
   visitsLeft,
 });
 
-/** The link as create and bulk answer it. */
+/** A value of {@linkcode linkView}. */
 export type LinkView = z.infer<typeof linkView>;
 
 /** The link as the list and the JSON export show it. */
@@ -61,7 +61,7 @@ export const linkListEntry = z.object({
   visitsLeft,
 });
 
-/** The link as the list and the JSON export show it. */
+/** A value of {@linkcode linkListEntry}. */
 export type LinkListEntry = z.infer<typeof linkListEntry>;
 
 /** The link as unshorten answers it. */
@@ -78,7 +78,7 @@ export const unshortenView = z.object({
   visitsLeft,
 });
 
-/** The link as unshorten answers it. */
+/** A value of {@linkcode unshortenView}. */
 export type UnshortenView = z.infer<typeof unshortenView>;
 
 /** What `GET /api/check` answers. */
