@@ -37,6 +37,17 @@ export type CountryLookup = (address: string) => string | null;
 
 const CACHE_SIZE = 2000;
 
+/** The most of a User-Agent parsed: what tells a device or a bot, at a bounded cost. */
+export const PARSED_USER_AGENT = 256;
+
+// Classifying a flush's User-Agents yields to the event loop after this much work, in ms.
+const SLICE_MS = 4;
+
+/** Lets the event loop run what waits (requests, timers) before going on. */
+export function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Classifies visits, caching per user agent and per address. */
 export class VisitClassifier {
   #devices = new Map<string, Device>();
@@ -46,6 +57,25 @@ export class VisitClassifier {
   /** Builds a classifier that finds countries with `lookup`. */
   constructor(lookup: CountryLookup) {
     this.#lookup = lookup;
+  }
+
+  /**
+   * Classifies each of `userAgents` not yet known, once, yielding to the event loop between
+   * slices of a few ms, so a flush of many distinct visitors never holds the loop; the answers
+   * are kept for this flush's visits (those of the flush before are forgotten first, past the
+   * usual cache's size).
+   */
+  async learn(userAgents: Iterable<string>): Promise<void> {
+    if (this.#devices.size > CACHE_SIZE) this.#devices.clear();
+    let sliceStart = performance.now();
+    for (const userAgent of userAgents) {
+      if (this.#devices.has(userAgent)) continue;
+      this.#devices.set(userAgent, deviceOf(userAgent));
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await yieldToLoop();
+        sliceStart = performance.now();
+      }
+    }
   }
 
   /** The class of one visit. */
@@ -78,8 +108,12 @@ export class VisitClassifier {
   }
 }
 
-/** The device class of a user agent; an empty one is `other`, never a crash. */
-export function deviceOf(userAgent: string): Device {
+/**
+ * The device class of a user agent, told by its first {@linkcode PARSED_USER_AGENT} characters;
+ * an empty one is `other`, never a crash.
+ */
+export function deviceOf(whole: string): Device {
+  const userAgent = whole.length > PARSED_USER_AGENT ? whole.slice(0, PARSED_USER_AGENT) : whole;
   if (userAgent.trim() === "") return "other";
   if (isbot(userAgent)) return "bot";
   try {

@@ -8,6 +8,7 @@ import { InvalidInputError } from "../errors.ts";
 import {
   linkKey,
   linkRankKey,
+  linkClicksKey,
   linkStatsKey,
   tallyKey,
   undatedLinkKey,
@@ -158,6 +159,7 @@ async function importOne(
     .sum(tallyKey(CLICKS, ""), clicks);
   if (clicks > 0n) {
     atomic.set(linkRankKey(clicks, record.id), { slug, title: record.title });
+    atomic.set(linkClicksKey(record.id), new Deno.KvU64(clicks));
   }
   const result = await retryLocked(() => atomic.commit());
   return result.ok ? null : "slug already taken";

@@ -16,6 +16,7 @@ import {
   cacheEpochKey,
   linkByCreatedKey,
   linkByExpiryKey,
+  linkClicksKey,
   linkKey,
   linkRankKey,
   linkStatsKey,
@@ -60,6 +61,8 @@ export function addRetirement(
   if (link.expiresAt === null) atomic.delete(undatedLinkKey(link.slug));
   else atomic.delete(linkByExpiryKey(link.expiresAt, link.slug));
   atomic.sum(cacheEpochKey(), 1n);
+  // Its clicks' counter: never part of a service-wide figure (those are the shares below).
+  atomic.delete(linkClicksKey(link.id));
   atomic.check(stats);
   const ranked: RankedName[] = [];
   if (stats.value === null) return ranked;
@@ -160,7 +163,7 @@ function costOfRetirement(
   target: RetirementTarget,
   stats: Deno.KvEntryMaybe<unknown>,
 ): CommitCost {
-  const cost = { checks: 2, mutations: target.keepRecord ? 3 : 4, keyBytes: LINK_KEY_BYTES };
+  const cost = { checks: 2, mutations: target.keepRecord ? 4 : 5, keyBytes: LINK_KEY_BYTES };
   if (stats.value === null) return cost;
   cost.mutations += 2;
   // Counted on the stored record as it is: no copy of its figures is made for a count.

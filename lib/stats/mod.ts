@@ -4,3 +4,9 @@
  */
 export * from "./read.ts";
 export * from "./types.ts";
+// One link's own figures (clicks, last use, days, referrers, devices, countries), in one read.
+export {
+  readLinkFigures,
+  readOneLinkFigures,
+  type StoredLinkFigures,
+} from "../tallies/link_figures.ts";
