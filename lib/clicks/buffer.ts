@@ -13,6 +13,7 @@ import { DAY_MS, dayOf } from "../tallies/kinds.ts";
 import { type RankedName, rerank } from "../tallies/rank.ts";
 import { type CountryLookup, VisitClassifier, type VisitFacts } from "./classify.ts";
 import {
+  CLICKS_PER_COMMIT,
   FigureBook,
   type FlushOutcome,
   type LinkFigures,
@@ -52,6 +53,8 @@ export interface ClickBufferOptions {
    * at once; default {@linkcode MAX_FIGURE_BYTES}.
    */
   maxFigureBytes?: number;
+  /** Links a commit of clicks takes at most; default {@linkcode CLICKS_PER_COMMIT}. */
+  clicksPerCommit?: number;
   /** Country lookup by address; default the offline geoip database, loaded on first flush. */
   countryLookup?: CountryLookup;
   /** Where failures are reported; default `console.error`. */
@@ -296,28 +299,31 @@ export class ClickBuffer {
     const batches = this.#retry;
     this.#keepForRetry([]);
     this.#writing = batches;
+    let failure: { error: unknown } | undefined;
     try {
-      try {
-        // A commit whose outcome was unknown is found landed or lost before anything else.
-        await this.#sequence.settle();
-        this.#book.settle(this.#sequence, this.#touched);
-        const classifier = await this.#classifierReady();
-        await classifier.learn(userAgentsOf(batches));
-        for (const batch of batches) await this.#writeClicks(batch);
-      } catch (error) {
-        // Keep the batches not written for the next flush; nothing recorded is lost. They go
-        // before any batch that midnight moved to #retry meanwhile: a link's visits are
-        // written oldest first.
-        const left = batches.filter((batch) => batch.links.size > 0);
-        this.#keepForRetry([...left, ...this.#retry]);
-        throw error;
-      } finally {
-        this.#writing = [];
-      }
+      // A commit whose outcome was unknown is found landed or lost before anything else.
+      await this.#sequence.settle();
+      this.#book.settle(this.#sequence, this.#touched);
+      const classifier = await this.#classifierReady();
+      await classifier.learn(userAgentsOf(batches));
+      for (const batch of batches) await this.#writeClicks(batch);
+    } catch (error) {
+      // Keep the batches not written for the next flush; nothing recorded is lost. They go
+      // before any batch that midnight moved to #retry meanwhile: a link's visits are written
+      // oldest first.
+      const left = batches.filter((batch) => batch.links.size > 0);
+      this.#keepForRetry([...left, ...this.#retry]);
+      failure = { error };
+    } finally {
+      this.#writing = [];
+    }
+    try {
+      // The figures of the clicks written go on, even when some clicks are left for a retry.
       await this.#writeFigures(all);
     } catch (error) {
-      this.#report("click flush failed, will retry", error);
+      failure ??= { error };
     }
+    if (failure !== undefined) this.#report("click flush failed, will retry", failure.error);
   }
 
   /** Writes one batch's clicks; each chunk's links leave it as they commit. */
@@ -326,6 +332,7 @@ export class ClickBuffer {
     this.#open = batch;
     try {
       await writeClicks(this.#sequence, this.#store, summaries(batch, classifier), {
+        perCommit: this.#options.clicksPerCommit ?? CLICKS_PER_COMMIT,
         onCommitted: (chunk, outcome) => {
           const now = this.#store.now();
           for (const link of chunk) {
@@ -433,10 +440,12 @@ function* userAgentsOf(batches: Batch[]): Generator<string> {
 
 /**
  * Each link of `batch` summarized as it is taken, so a flush does that work a chunk at a time
- * between its commits. Links leave the batch as their chunks commit, while this runs.
+ * between its commits. The links go in the order of their ids, which is the order of their
+ * counters in the store: a commit's sums then share the store's pages. Links leave the batch as
+ * their chunks commit, while this runs.
  */
 function* summaries(batch: Batch, classifier: VisitClassifier): Generator<LinkVisits> {
-  for (const id of [...batch.links.keys()]) {
+  for (const id of [...batch.links.keys()].sort()) {
     const link = batch.links.get(id);
     if (link === undefined) continue;
     link.taken = true; // its visits from now on wait for the next batch

@@ -39,7 +39,7 @@ Deno.test("a flush writes clicks, last use, and every breakdown", async () => {
   assertEquals(await tally(store, COUNTRIES, "DE"), 1);
 });
 
-Deno.test("a visit keeps the first 512 characters of its User-Agent and Referer", async () => {
+Deno.test("a visit keeps the first 256 characters of its User-Agent, 512 of its Referer", async () => {
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "long" }, options);
   const buffer = new ClickBuffer(store);
@@ -446,7 +446,11 @@ async function visitedLinks(
   bufferOptions: ClickBufferOptions = {},
 ) {
   const links = await linksOf(store, count);
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, bufferOptions);
+  // Ten links a commit of clicks, so that a test of a few links sees a flush of several commits.
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, {
+    clicksPerCommit: 10,
+    ...bufferOptions,
+  });
   for (const link of links) buffer.record(link, visit());
   return { links, buffer, faults };
 }
@@ -460,23 +464,6 @@ function onFirstCommit(faults: Faults, act: () => void): void {
     act();
   };
 }
-
-Deno.test("a flush whose pace would let clicks lag past the target keeps more commits in flight", async () => {
-  for (const [msACommit, inFlight] of [[10, 1], [60, 4]] as const) {
-    await using store = await memoryStore();
-    // Each commit of the first flush starts by reading its links' figures, and the lanes a
-    // chunk starts take their chunks at once: the reads under way count the commits in flight.
-    // (A chunk's ten keys are one read; the ranking after the flush reads a few names, alone.)
-    const faults: Faults = { commits: 0, down: false, reading: { now: 0, most: 0 } };
-    faults.onCommit = () => store.advance(msACommit);
-    // 300 links: 30 commits of 10, taking 0.3 s in all at 10 ms a commit, 1.8 s at 60 ms.
-    const { buffer } = await visitedLinks(store, 300, faults);
-    await buffer.flush();
-    assertEquals(faults.reading!.most, inFlight, `${msACommit} ms a commit`);
-    assertEquals(await tally(store, CLICKS), 300);
-    assertEquals(buffer.pending, 0);
-  }
-});
 
 /** The timers a buffer sets, run by hand; disposing it puts the real ones back. */
 function handTimers() {
@@ -496,36 +483,6 @@ function handTimers() {
     },
   };
 }
-
-Deno.test("a large batch is flushed ahead of the timer when its oldest visit would lag past the target", async () => {
-  await using store = await memoryStore();
-  const faults: Faults = { commits: 0, down: false };
-  const { links, buffer } = await visitedLinks(store, 1_000, faults);
-  using hand = handTimers();
-  buffer.start();
-  assertEquals(hand.timers.map(({ ms }) => ms), [1_000, 100], "the tick, and the check for pace");
-  assertEquals(buffer.startIfBehind(store.now() + 10_000), false, "no large flush to pace by");
-  faults.onCommit = () => store.advance(10); // 100 commits of 10 links: 1 ms a link
-  await buffer.flush();
-  faults.onCommit = undefined;
-  for (const link of links.slice(0, 999)) buffer.record(link, visit());
-  assertEquals(buffer.startIfBehind(store.now() + 10_000), false, "fewer than 1,000 links");
-  buffer.record(links[999]!, visit());
-  // The oldest visit's wait plus 1,000 links at 1 ms: the 1.5 s target is reached at 500 ms.
-  assertEquals(buffer.startIfBehind(store.now() + 499), false);
-  assertEquals(buffer.startIfBehind(store.now() + 500), true);
-  assertEquals(buffer.startIfBehind(store.now() + 500), false, "one flush at a time");
-  assertEquals(
-    hand.timers.map(({ ms, cleared }) => [ms, cleared]),
-    [[1_000, true], [100, false], [1_000, false]],
-    "the early flush takes the tick's place: the next comes a full interval later",
-  );
-  await buffer.flush();
-  assertEquals(buffer.pending, 0);
-  assertEquals(await tally(store, CLICKS), 2_000);
-  await buffer.stop();
-  assert(hand.timers.every(({ cleared }) => cleared), "stop clears the timers");
-});
 
 Deno.test("a visit to a link the flush under way has not taken yet is written by that flush", async () => {
   await using store = await memoryStore();
@@ -583,10 +540,24 @@ Deno.test("a visit after midnight does not join the flush of the day before", as
 
 Deno.test("visits join a flush only within the bound on visitors waiting", async () => {
   await using store = await memoryStore();
-  const { links, buffer, faults } = await visitedLinks(store, 15, undefined, { maxPending: 20 });
+  // A bound of the bytes of the fifteen links' visits and five visitors more.
+  const visitor = (i: number) => visit({ client: `81.2.69.${i}` });
+  await using other = await memoryStore();
+  const sizing = new ClickBuffer(other);
+  const [first, second] = await linksOf(other, 2);
+  sizing.record(first!, visit());
+  const one = sizing.pendingBytes;
+  sizing.record(first!, visitor(0));
+  const more = sizing.pendingBytes - one;
+  sizing.record(second!, visit());
+  const perLink = sizing.pendingBytes - one - more;
+  assertEquals(perLink, one, "every link's first visit takes as many bytes");
+  const { links, buffer, faults } = await visitedLinks(store, 15, undefined, {
+    maxPendingBytes: 15 * perLink + 5 * more,
+  });
   onFirstCommit(faults, () => {
     // Ten new visitors of a link still to be written: five join (15 -> 20), five wait.
-    for (let i = 0; i < 10; i++) buffer.record(links[14]!, visit({ client: `81.2.69.${i}` }));
+    for (let i = 0; i < 10; i++) buffer.record(links[14]!, visitor(i));
   });
   await buffer.flush();
   assertEquals(await clicksOf(store, links[14]!), 6);
@@ -600,7 +571,9 @@ Deno.test("the wait is the oldest unwritten visit's, link by link", async () => 
   await using store = await memoryStore();
   const links = await linksOf(store, 12);
   const faults: Faults = { commits: 0, down: false };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) });
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, {
+    clicksPerCommit: 10,
+  });
   for (const link of links.slice(0, 10)) buffer.record(link, visit());
   store.advance(700);
   for (const link of links.slice(10)) buffer.record(link, visit());

@@ -74,6 +74,8 @@ export const CLICKS_PER_COMMIT = 250;
 
 /** Options of {@linkcode writeClicks}. */
 export interface WriteClicksOptions {
+  /** Links a commit takes at most; default {@linkcode CLICKS_PER_COMMIT}. */
+  perCommit?: number;
   /** Told of each chunk as its clicks are in the store (landed now or by an earlier commit). */
   onCommitted(chunk: LinkVisits[], outcome: FlushOutcome): void;
   /** Told of a chunk whose commit threw; each link's `uncertainAt` is set by then. */
@@ -93,20 +95,18 @@ export async function writeClicks(
   options: WriteClicksOptions,
 ): Promise<FlushOutcome> {
   const total: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
-  let chunk: LinkVisits[] = [];
-  const commit = async () => {
+  const perCommit = options.perCommit ?? CLICKS_PER_COMMIT;
+  for (const chunk of groupsWithin(links, costOfClicks, COMMIT_LIMITS, perCommit)) {
     const summed = chunk.filter((link) => link.clicks > 0 && !sequence.landed(link.uncertainAt));
-    if (summed.length > 0) {
-      for (;;) {
-        const atomic = store.kv.atomic();
-        for (const link of summed) atomic.sum(linkClicksKey(link.id), BigInt(link.clicks));
-        try {
-          if (await sequence.commit(atomic) === "landed") break;
-        } catch (error) {
-          for (const link of summed) link.uncertainAt = sequence.tried;
-          options.onUncertain?.(chunk);
-          throw error;
-        }
+    while (summed.length > 0) {
+      const atomic = store.kv.atomic();
+      for (const link of summed) atomic.sum(linkClicksKey(link.id), BigInt(link.clicks));
+      try {
+        if (await sequence.commit(atomic) === "landed") break;
+      } catch (error) {
+        for (const link of summed) link.uncertainAt = sequence.tried;
+        options.onUncertain?.(chunk);
+        throw error;
       }
     }
     const outcome = { clicks: 0, bots: 0, dropped: 0 };
@@ -116,16 +116,14 @@ export async function writeClicks(
     }
     total.clicks += outcome.clicks;
     total.bots += outcome.bots;
-    const done = chunk;
-    chunk = [];
-    options.onCommitted(done, outcome);
-  };
-  for (const link of links) {
-    chunk.push(link);
-    if (chunk.length >= CLICKS_PER_COMMIT) await commit();
+    options.onCommitted(chunk, outcome);
   }
-  if (chunk.length > 0) await commit();
   return total;
+}
+
+/** A link's part of a commit of clicks: one sum. */
+function costOfClicks(link: LinkVisits): CommitCost {
+  return { checks: 0, mutations: 1, keyBytes: nameKeyBytes(link.id) };
 }
 
 /** A link's visits waiting for the slower cadence: all but its clicks' counter. */
