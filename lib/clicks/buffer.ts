@@ -484,7 +484,9 @@ function addVisit(
  * {@linkcode MAX_KEPT_REFERER}.
  */
 function visitorKey(userAgent: string, referer: string, client: string, country: string): string {
-  return `${kept(userAgent, MAX_KEPT_USER_AGENT)}\n${kept(referer, MAX_KEPT_REFERER)}\n${client}\n${country}`;
+  return `${kept(userAgent, MAX_KEPT_USER_AGENT)}\n${
+    kept(referer, MAX_KEPT_REFERER)
+  }\n${client}\n${country}`;
 }
 
 function kept(header: string, most: number): string {

@@ -213,9 +213,13 @@ export class FigureBook {
     figures.clicks += link.clicks;
     figures.lastUsedAt = Math.max(figures.lastUsedAt, link.lastUsedAt);
     if (link.clicks > 0) figures.bytes += addTo(figures.days, link.day, link.clicks);
-    for (const [name, count] of link.referrers) figures.bytes += addTo(figures.referrers, name, count);
+    for (const [name, count] of link.referrers) {
+      figures.bytes += addTo(figures.referrers, name, count);
+    }
     for (const [name, count] of link.devices) figures.bytes += addTo(figures.devices, name, count);
-    for (const [name, count] of link.countries) figures.bytes += addTo(figures.countries, name, count);
+    for (const [name, count] of link.countries) {
+      figures.bytes += addTo(figures.countries, name, count);
+    }
     this.#bytes += figures.bytes - before;
   }
 
@@ -405,7 +409,9 @@ async function buildFigures(store: Store, chunk: LinkFigures[]): Promise<BuiltFi
     const before = BigInt(clicksOf(stats));
     if (link.clicks > 0) {
       add(CLICKS, addShare(stats, CLICKS, "", link.clicks), link.clicks);
-      for (const [day, count] of link.days) add(DAY_CLICKS, addShare(stats, DAY_CLICKS, day, count), count);
+      for (const [day, count] of link.days) {
+        add(DAY_CLICKS, addShare(stats, DAY_CLICKS, day, count), count);
+      }
       stats.lastUsedAt = Math.max(stats.lastUsedAt ?? 0, link.lastUsedAt);
       if (before > 0n) atomic.delete(linkRankKey(before, link.id));
       atomic.set(linkRankKey(before + BigInt(link.clicks), link.id), {
