@@ -20,3 +20,4 @@ export * from "./query.ts";
 export * from "./cache.ts";
 export * from "./retire.ts";
 export * from "./outcome.ts";
+export * from "./open.ts";

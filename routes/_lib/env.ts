@@ -42,6 +42,11 @@ export interface RequestVariables {
    * request has been counted against its rate limit.
    */
   bodyRefused?: Error;
+  /**
+   * Set by the redirect on its 302: sent without `X-Request-Id`, and access-logged only with
+   * `LOG_REDIRECTS=1` (metrics count it all the same).
+   */
+  redirect?: boolean;
 }
 
 /** The Hono environment of the app: bindings are the connection info. */

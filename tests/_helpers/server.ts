@@ -43,6 +43,8 @@ export interface StartServiceOptions {
   prefix?: string[];
   /** Most time to wait for it to listen, in ms; default 30 s. */
   timeoutMs?: number;
+  /** The checkout it runs from; default this one. */
+  cwd?: string;
 }
 
 /** Starts `deno task start` on a free port and waits until it answers. */
@@ -62,6 +64,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
         ...options.env,
       },
       timeoutMs: options.timeoutMs,
+      cwd: options.cwd,
     },
   );
 }
@@ -77,6 +80,8 @@ export interface StartProcessOptions {
   env?: Record<string, string>;
   /** Most time to wait for it to listen, in ms; default 30 s. */
   timeoutMs?: number;
+  /** The folder it runs from; default the project's. */
+  cwd?: string | URL;
 }
 
 /**
@@ -90,7 +95,7 @@ export async function startProcess(
 ): Promise<ServiceProcess> {
   const child = new Deno.Command(command[0]!, {
     args: command.slice(1),
-    cwd: new URL("../../", import.meta.url),
+    cwd: options.cwd ?? new URL("../../", import.meta.url),
     env: options.env,
     stdout: "piped",
     stderr: "piped",
