@@ -24,9 +24,7 @@ export const BROWSER_USER_AGENTS: readonly string[] = [
     )
   ),
   ...PLATFORMS.slice(0, 3).flatMap(([platform]) =>
-    [125, 126, 127].map((v) =>
-      `Mozilla/5.0 (${platform}; rv:${v}.0) Gecko/20100101 Firefox/${v}.0`
-    )
+    [125, 126, 127].map((v) => `Mozilla/5.0 (${platform}; rv:${v}.0) Gecko/20100101 Firefox/${v}.0`)
   ),
   ...[16, 17].flatMap((v) => [
     `Mozilla/5.0 (iPhone; CPU iPhone OS ${v}_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${v}.5 Mobile/15E148 Safari/604.1`,

@@ -193,9 +193,11 @@ async function seededStore(size: number): Promise<string> {
     await seedLinksFast(store, size);
     store.kv.close();
     await Deno.copyFile(store.path, template);
-    console.log(`  seeded ${size.toLocaleString("en")} links in ${
-      fixed((performance.now() - started) / 1000, 0)
-    } s`);
+    console.log(
+      `  seeded ${size.toLocaleString("en")} links in ${
+        fixed((performance.now() - started) / 1000, 0)
+      } s`,
+    );
   }
   const path = await Deno.makeTempFile({ suffix: ".kv" });
   await Deno.copyFile(template, path);

@@ -276,6 +276,8 @@ export class ClickBuffer {
    * recorded, and the figures due.
    */
   start(intervalMs = 1000): void {
+    // The country database loads now, not in the first flush under traffic.
+    this.#classifierReady().catch(() => {});
     this.#timer ??= setInterval(() => {
       // A flush still under way at the tick is followed at once by the next: flushes longer
       // than a tick run back to back.
@@ -305,7 +307,7 @@ export class ClickBuffer {
       await this.#sequence.settle();
       this.#book.settle(this.#sequence, this.#touched);
       const classifier = await this.#classifierReady();
-      await classifier.learn(userAgentsOf(batches));
+      await classifier.learn(...factsToLearn(batches));
       for (const batch of batches) await this.#writeClicks(batch);
     } catch (error) {
       // Keep the batches not written for the next flush; nothing recorded is lost. They go
@@ -423,19 +425,23 @@ function oldestVisitAt(batches: Batch[]): number {
   return oldest;
 }
 
-/** Every distinct User-Agent of the visitors waiting in `batches`. */
-function* userAgentsOf(batches: Batch[]): Generator<string> {
-  const seen = new Set<string>();
+/**
+ * Every distinct User-Agent of the visitors waiting in `batches`, and every distinct address of
+ * those whose country no proxy named: what classifying them costs, to be done in slices.
+ */
+function factsToLearn(batches: Batch[]): [Set<string>, Set<string>] {
+  const userAgents = new Set<string>();
+  const addresses = new Set<string>();
   for (const batch of batches) {
     for (const link of batch.links.values()) {
       for (const key of link.visitors.keys()) {
-        const userAgent = key.slice(0, key.indexOf("\n"));
-        if (seen.has(userAgent)) continue;
-        seen.add(userAgent);
-        yield userAgent;
+        const facts = factsOf(key);
+        userAgents.add(facts.userAgent);
+        if (facts.country === "") addresses.add(facts.client);
       }
     }
   }
+  return [userAgents, addresses];
 }
 
 /**

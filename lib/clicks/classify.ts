@@ -60,21 +60,29 @@ export class VisitClassifier {
   }
 
   /**
-   * Classifies each of `userAgents` not yet known, once, yielding to the event loop between
-   * slices of a few ms, so a flush of many distinct visitors never holds the loop; the answers
-   * are kept for this flush's visits (those of the flush before are forgotten first, past the
-   * usual cache's size).
+   * Classifies each of `userAgents`, and finds the country of each of `addresses`, not yet
+   * known, once each, yielding to the event loop between slices of a few ms, so a flush of many
+   * distinct visitors never holds the loop; the answers are kept for this flush's visits (those
+   * of the flush before are forgotten first, past the usual cache's size).
    */
-  async learn(userAgents: Iterable<string>): Promise<void> {
+  async learn(userAgents: Iterable<string>, addresses: Iterable<string> = []): Promise<void> {
     if (this.#devices.size > CACHE_SIZE) this.#devices.clear();
+    if (this.#countries.size > CACHE_SIZE) this.#countries.clear();
     let sliceStart = performance.now();
+    const pause = async () => {
+      if (performance.now() - sliceStart < SLICE_MS) return;
+      await yieldToLoop();
+      sliceStart = performance.now();
+    };
     for (const userAgent of userAgents) {
       if (this.#devices.has(userAgent)) continue;
       this.#devices.set(userAgent, deviceOf(userAgent));
-      if (performance.now() - sliceStart >= SLICE_MS) {
-        await yieldToLoop();
-        sliceStart = performance.now();
-      }
+      await pause();
+    }
+    for (const address of addresses) {
+      if (this.#countries.has(address)) continue;
+      this.#countries.set(address, this.#lookUp(address));
+      await pause();
     }
   }
 
@@ -101,10 +109,14 @@ export class VisitClassifier {
   #country(address: string): string {
     let country = this.#countries.get(address);
     if (country === undefined) {
-      country = countryCode(safeLookup(this.#lookup, address)) ?? "unknown";
+      country = this.#lookUp(address);
       remember(this.#countries, address, country);
     }
     return country;
+  }
+
+  #lookUp(address: string): string {
+    return countryCode(safeLookup(this.#lookup, address)) ?? "unknown";
   }
 }
 

@@ -6,9 +6,9 @@ import { monotonicFactory } from "ulid";
 import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
 import {
+  linkClicksKey,
   linkKey,
   linkRankKey,
-  linkClicksKey,
   linkStatsKey,
   tallyKey,
   undatedLinkKey,
