@@ -10,8 +10,10 @@
  * (`STATS_LAG_SECONDS` 60). After each load the service is stopped (which writes every visit)
  * and the clicks stored are checked against the redirects answered.
  *
- * `deno task bench redirect [--service=DIR] [--rounds=N] [--seconds=S] [--loads=a,b]`: `DIR`
- * runs another checkout of the service (to measure a change before and after).
+ * `deno run -A bench/redirect.ts [--service=DIR] [--compare=DIR] [--rounds=N] [--seconds=S]
+ * [--loads=1k,10k,zipf,1m]` (`deno task bench redirect` runs the defaults): `--service` runs another
+ * checkout of the service; `--compare` runs another checkout as "before" beside this one as
+ * "after", their rounds alternating with the ceiling's, so a change is measured in one run.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -41,6 +43,11 @@ export interface RedirectBenchOptions {
   loads?: string[];
   /** Another checkout of the service to run instead of this one. */
   serviceDir?: string;
+  /**
+   * A checkout to compare with: it runs as "before" and the service as "after", their rounds
+   * alternating with the ceiling's in one run.
+   */
+  compareDir?: string;
 }
 
 const CONNECTIONS = 50;
@@ -80,6 +87,15 @@ const LOADS: Load[] = [
   },
 ];
 
+/** A service under a load, and what it answered. */
+interface Running {
+  name: string;
+  path: string;
+  service: ServiceProcess;
+  answered: number;
+  rounds: WrkResult[];
+}
+
 /** Figures of one server over rounds, and its ratio to the ceiling round by round. */
 interface Measured {
   requestsPerSecond: number;
@@ -100,57 +116,64 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     `\n## Redirects of browser traffic: ${CONNECTIONS} connections, ${rounds} rounds x ` +
       `${seconds} s, alternating with the ceiling` +
       (pin ? ", servers on core 0, wrk on core 1" : ", not pinned (taskset unavailable)") +
-      (options.serviceDir ? `, service from ${options.serviceDir}` : "") + "\n",
+      (options.serviceDir ? `, service from ${options.serviceDir}` : "") +
+      (options.compareDir ? `, compared with ${options.compareDir}` : "") + "\n",
   );
   const load = { seconds, connections: CONNECTIONS, pin, core: 1, ownHeaders: true };
   await using ceiling = await startCeiling(pin);
   const rows: (string | number)[][] = [];
+  // The services measured: this checkout, or another; or both, their rounds alternating.
+  const services = options.compareDir
+    ? [{ name: "before", dir: options.compareDir }, { name: "after", dir: options.serviceDir }]
+    : [{ name: "lapse", dir: options.serviceDir }];
   for (const spec of loads) {
-    const path = await seededStore(spec.storeSize);
     const slugs = Array.from({ length: spec.storeSize }, (_, i) => `b${i.toString(16)}`);
     const script = await trafficScript(spec.paths(slugs));
-    const service = await startBenchService(path, {
-      pin,
-      env: { TRUST_PROXY: "1" },
-      cwd: options.serviceDir,
-    });
-    let answered = 0;
-    const served = async (seconds: number): Promise<WrkResult> => {
-      const result = await runWrk(service.origin, { ...load, script, seconds });
-      answered += result.requests;
+    const running: Running[] = [];
+    for (const { name, dir } of services) {
+      const path = await seededStore(spec.storeSize);
+      const service = await startBenchService(path, { pin, env: { TRUST_PROXY: "1" }, cwd: dir });
+      running.push({ name, path, service, answered: 0, rounds: [] as WrkResult[] });
+    }
+    const served = async (one: Running, seconds: number) => {
+      const result = await runWrk(one.service.origin, { ...load, script, seconds });
+      one.answered += result.requests;
       return result;
     };
-    await served(2); // warm-up: caches filled, the country database loaded
+    // Warm-up: caches filled, the country database loaded.
+    for (const one of running) await served(one, 2);
     await runWrk(ceiling.origin, { ...load, script, seconds: 2 });
-    const wait = watchClickWait(service.origin);
-    const mine: WrkResult[] = [];
+    const waits = running.map((one) => watchClickWait(one.service.origin));
     const bare: WrkResult[] = [];
     for (let i = 0; i < rounds; i++) {
       bare.push(await runWrk(ceiling.origin, { ...load, script }));
-      mine.push(await served(seconds));
+      for (const one of running) one.rounds.push(await served(one, seconds));
     }
-    const waits = await wait.stop();
-    await service.stop();
-    const clicks = await storedClicks(path);
-    await Deno.remove(path).catch(() => {});
-    const measured = summarize(mine, bare);
-    const ceilingFigures = summarize(bare, bare);
-    rows.push([
-      spec.label,
-      Math.round(ceilingFigures.requestsPerSecond),
-      Math.round(measured.requestsPerSecond),
-      fixed(measured.ratio),
-      fixed(measured.p50, 2),
-      fixed(measured.p99, 2),
-      fixed(Math.max(0, ...waits.map((sample) => sample.seconds)), 1),
-      `${clicks} / ${answered}`,
-      measured.errors,
-    ]);
+    for (const [i, one] of running.entries()) {
+      const samples = await waits[i]!.stop();
+      await one.service.stop();
+      const clicks = await storedClicks(one.path);
+      await Deno.remove(one.path).catch(() => {});
+      const measured = summarize(one.rounds, bare);
+      rows.push([
+        spec.label,
+        one.name,
+        Math.round(median(bare.map((r) => r.requestsPerSecond))),
+        Math.round(measured.requestsPerSecond),
+        fixed(measured.ratio),
+        fixed(measured.p50, 2),
+        fixed(measured.p99, 2),
+        fixed(Math.max(0, ...samples.map((sample) => sample.seconds)), 1),
+        `${clicks} / ${one.answered}`,
+        measured.errors,
+      ]);
+    }
     console.log(`  ${spec.label}: done`);
   }
   printTable(
     [
       "load",
+      "service",
       "ceiling req/s",
       "lapse req/s",
       "x ceiling",
@@ -231,10 +254,12 @@ if (import.meta.main) {
       rounds: { type: "string" },
       seconds: { type: "string" },
       loads: { type: "string" },
+      compare: { type: "string" },
     },
   });
   await benchRedirect({
     serviceDir: values.service,
+    compareDir: values.compare,
     rounds: values.rounds ? Number(values.rounds) : undefined,
     seconds: values.seconds ? Number(values.seconds) : undefined,
     loads: values.loads?.split(","),

@@ -2,7 +2,7 @@ import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, tally, type TestStore } from "../../tests/_helpers/store.ts";
 import { BOT_UA, DESKTOP_UA as DESKTOP, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
 import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
-import { linkStatsKey, tallyRankedAtKey } from "../kv/keys.ts";
+import { linkClicksKey, linkStatsKey, tallyRankedAtKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";
 import { readCounters } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
@@ -605,4 +605,89 @@ Deno.test("a tick during a flush starts the next flush as soon as it ends", asyn
   assertEquals(buffer.pending, 0, "the next flush ran at once, with no tick of its own");
   assertEquals(await tally(store, CLICKS), 16);
   await buffer.stop();
+});
+
+/** Lets the flush a hand-run tick started finish. */
+async function settled(buffer: ClickBuffer): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  while (buffer.pending > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+Deno.test("each second writes clicks only; the record and totals once the lag is up", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "lag" }, options);
+  const buffer = new ClickBuffer(store, { statsLagMs: 60_000 });
+  using hand = handTimers();
+  buffer.start();
+  const tick = hand.timers[0]!.tick;
+  const record = async () => (await store.kv.get(linkStatsKey(link.id))).versionstamp;
+  const made = await record();
+  for (let second = 0; second < 25; second++) {
+    buffer.record(link, visit({ referer: "https://news.example/" }));
+    tick();
+    await settled(buffer);
+    store.advance(1_000);
+  }
+  assertEquals(await clicksOf(store, link), 25, "every click within the second");
+  assertEquals(await record(), made, "the record is not rewritten before half the lag");
+  assertEquals(await tally(store, CLICKS), 0);
+  assertEquals(buffer.figuresWaiting, 1);
+  assertEquals(buffer.figuresWaitingMs(), 25_000);
+  store.advance(35_000); // past the lag from the first visit waiting
+  tick();
+  await settled(buffer);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assertEquals(await tally(store, CLICKS), 25);
+  assertEquals(await tally(store, REFERRERS, "news.example"), 25);
+  assertEquals((await readCounters(store, [link.id]))[0]!.lastUsedAt, store.now() - 36_000);
+  assertEquals(buffer.figuresWaiting, 0);
+  const written = await record();
+  assert(written !== made);
+  buffer.record(link, visit());
+  tick();
+  await settled(buffer);
+  assertEquals(await clicksOf(store, link), 26);
+  assertEquals(await record(), written, "rewritten at most once a lag period");
+  await buffer.stop();
+  assertEquals(await tally(store, CLICKS), 26, "stop writes everything");
+});
+
+Deno.test("figures past the bound in bytes are written at once, sooner than the lag", async () => {
+  await using store = await memoryStore();
+  const links = await linksOf(store, 3);
+  const buffer = new ClickBuffer(store, { statsLagMs: 300_000, maxFigureBytes: 1 });
+  using hand = handTimers();
+  buffer.start();
+  for (const link of links) buffer.record(link, visit());
+  hand.timers[0]!.tick();
+  await settled(buffer);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assertEquals(await tally(store, CLICKS), 3);
+  assertEquals(buffer.figuresWaiting, 0);
+  await buffer.stop();
+});
+
+Deno.test("a link removed while its figures wait loses them, and its counter too", async () => {
+  await using store = await memoryStore();
+  const kept = await createLink(store, { url: "example.com/k", slug: "kept" }, options);
+  const gone = await createLink(store, { url: "example.com/g", slug: "gone" }, options);
+  const buffer = new ClickBuffer(store, { statsLagMs: 60_000 });
+  using hand = handTimers();
+  buffer.start();
+  buffer.record(kept, visit());
+  buffer.record(gone, visit());
+  hand.timers[0]!.tick();
+  await settled(buffer);
+  assertEquals(await clicksOf(store, gone), 1);
+  await removeLink(store, "gone");
+  assertEquals((await store.kv.get(linkClicksKey(gone.id))).value, null, "removal deletes it");
+  buffer.record(gone, visit()); // a visit the removal raced: its sum makes the counter again
+  hand.timers[0]!.tick();
+  await settled(buffer);
+  await buffer.stop();
+  assertEquals(await tally(store, CLICKS), 1);
+  assertEquals(await tally(store, COUNTRIES, "GB"), 1);
+  assertEquals((await store.kv.get(linkClicksKey(gone.id))).value, null, "and the flush after");
+  assertEquals((await store.kv.get(linkStatsKey(gone.id))).value, null);
 });

@@ -187,4 +187,3 @@ Deno.test("served over HTTP, concurrent redirects each carry their own link and 
   await t.deps.clicks.flush();
   assertEquals((await (await t.request("/api/unshorten?slug=alpha")).json()).clicks, 101);
 });
-
