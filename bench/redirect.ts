@@ -35,9 +35,9 @@ import {
 
 /** Options of {@linkcode benchRedirect}. */
 export interface RedirectBenchOptions {
-  /** Rounds per figure; default 3. */
+  /** Rounds per figure; default 6. */
   rounds?: number;
-  /** Seconds per round; default 10. */
+  /** Seconds per round; default 5. */
   seconds?: number;
   /** The loads to run, by name; default all. */
   loads?: string[];
@@ -107,8 +107,8 @@ interface Measured {
 
 /** Runs the loads and prints their figures. */
 export async function benchRedirect(options: RedirectBenchOptions = {}): Promise<void> {
-  const rounds = options.rounds ?? 3;
-  const seconds = options.seconds ?? 10;
+  const rounds = options.rounds ?? 6;
+  const seconds = options.seconds ?? 5;
   const loads = LOADS.filter((load) => !options.loads || options.loads.includes(load.name));
   await ensureWrk();
   const pin = await canPin();
