@@ -15,7 +15,9 @@ const expiresInDays = z.number().int().min(0).describe(
   "Whole days left, rounded up; a new link says 7",
 );
 const expiresAt = z.string().describe("The deadline, ISO 8601 UTC");
-const clicks = z.number().int().min(0).describe("Clicks by people (bots are not counted)");
+const clicks = z.number().int().min(0).describe(
+  "Clicks by people (bots are not counted); lags a visit by at most 2 seconds",
+);
 const createdAt = z.string().describe("When the link was made, ISO 8601 UTC");
 
 /** The link as create and bulk answer it. */
@@ -40,7 +42,9 @@ export const linkListEntry = z.object({
   clicks,
   protected: isProtected,
   createdAt,
-  lastUsedAt: z.string().nullable().describe("The last click, ISO 8601 UTC; `null` before it"),
+  lastUsedAt: z.string().nullable().describe(
+    "The last click, ISO 8601 UTC; `null` before it. Lags a visit by at most `STATS_LAG_SECONDS`",
+  ),
   expiresAt,
   expiresInDays,
 });

@@ -17,8 +17,9 @@ export const spec: RouteSpec = {
     tag: "Stats",
     summary: "Service-wide figures",
     description: "Figures over live links only: a removed or expired link's share leaves every " +
-      "figure. Bots and link-preview crawlers count only under the device `bot`. Click " +
-      "figures may lag a visit by at most 2 seconds.",
+      "figure. Bots and link-preview crawlers count only under the device `bot`. These " +
+      "figures may lag a visit by at most `STATS_LAG_SECONDS` (default 60); each top link's " +
+      "`clicks` by at most 2 seconds.",
     responses: {
       200: jsonResponse("The figures", {
         schema: stats,
