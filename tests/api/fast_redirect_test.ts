@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertNotEquals } from "../_helpers/assert.ts";
+import { assert, assertEquals } from "../_helpers/assert.ts";
 import { TEST_BASE_URL, testApp } from "../_helpers/app.ts";
 import { loadConfig } from "../../fresh.config.ts";
 import { DESKTOP_UA } from "../_helpers/visits.ts";
