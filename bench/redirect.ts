@@ -168,6 +168,19 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
         measured.errors,
       ]);
     }
+    const ceilingFigures = summarize(bare, bare);
+    rows.push([
+      spec.label,
+      "ceiling",
+      Math.round(ceilingFigures.requestsPerSecond),
+      Math.round(ceilingFigures.requestsPerSecond),
+      "1.00",
+      fixed(ceilingFigures.p50, 2),
+      fixed(ceilingFigures.p99, 2),
+      "",
+      "",
+      ceilingFigures.errors,
+    ]);
     console.log(`  ${spec.label}: done`);
   }
   printTable(

@@ -88,12 +88,20 @@ export function redirectTo(record: DatedLinkRecord): Response {
   return new Response(null, { status: 302, headers: redirectHeaders(record) });
 }
 
-function redirectHeaders(record: DatedLinkRecord): Record<string, string> {
-  return {
-    location: record.url,
-    ...REDIRECT_POLICY,
-    "access-control-allow-origin": "*",
-  };
+// Each link's redirect headers, made once for the record a cache holds.
+const headersOfRecord = new WeakMap<DatedLinkRecord, [string, string][]>();
+
+function redirectHeaders(record: DatedLinkRecord): [string, string][] {
+  let headers = headersOfRecord.get(record);
+  if (headers === undefined) {
+    headers = [
+      ["location", record.url],
+      ...Object.entries(REDIRECT_POLICY),
+      ["access-control-allow-origin", "*"],
+    ];
+    headersOfRecord.set(record, headers);
+  }
+  return headers;
 }
 
 /** Records a GET's visit for the click figures; tracking never breaks a redirect. */

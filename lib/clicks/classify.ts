@@ -35,7 +35,13 @@ export interface VisitFacts {
 /** Looks up a country code for an address, or `null`. */
 export type CountryLookup = (address: string) => string | null;
 
-const CACHE_SIZE = 2000;
+// The answers kept, per User-Agent, address and Referer: past these, a cache starts afresh. A
+// flush classifies each distinct visitor's facts it does not know; repeat visitors, and the
+// addresses of a busy service's clients, are known from one flush to the next. At most some 6,
+// 5 and 6 MiB, with the longest User-Agents and Referers a visit keeps.
+const MAX_DEVICES = 10_000;
+const MAX_COUNTRIES = 50_000;
+const MAX_REFERRERS = 5_000;
 
 /** The most of a User-Agent parsed: what tells a device or a bot, at a bounded cost. */
 export const PARSED_USER_AGENT = 256;
@@ -52,6 +58,7 @@ export function yieldToLoop(): Promise<void> {
 export class VisitClassifier {
   #devices = new Map<string, Device>();
   #countries = new Map<string, string>();
+  #referrers = new Map<string, string>();
   #lookup: CountryLookup;
 
   /** Builds a classifier that finds countries with `lookup`. */
@@ -66,8 +73,8 @@ export class VisitClassifier {
    * of the flush before are forgotten first, past the usual cache's size).
    */
   async learn(userAgents: Iterable<string>, addresses: Iterable<string> = []): Promise<void> {
-    if (this.#devices.size > CACHE_SIZE) this.#devices.clear();
-    if (this.#countries.size > CACHE_SIZE) this.#countries.clear();
+    if (this.#devices.size > MAX_DEVICES) this.#devices.clear();
+    if (this.#countries.size > MAX_COUNTRIES) this.#countries.clear();
     let sliceStart = performance.now();
     const pause = async () => {
       if (performance.now() - sliceStart < SLICE_MS) return;
@@ -92,7 +99,7 @@ export class VisitClassifier {
     return {
       bot: device === "bot",
       device,
-      referrer: referrerName(facts.referer),
+      referrer: this.#referrer(facts.referer),
       country: countryCode(facts.country) ?? this.#country(facts.client),
     };
   }
@@ -101,16 +108,25 @@ export class VisitClassifier {
     let device = this.#devices.get(userAgent);
     if (device === undefined) {
       device = deviceOf(userAgent);
-      remember(this.#devices, userAgent, device);
+      remember(this.#devices, userAgent, device, MAX_DEVICES);
     }
     return device;
+  }
+
+  #referrer(referer: string): string {
+    let name = this.#referrers.get(referer);
+    if (name === undefined) {
+      name = referrerName(referer);
+      remember(this.#referrers, referer, name, MAX_REFERRERS);
+    }
+    return name;
   }
 
   #country(address: string): string {
     let country = this.#countries.get(address);
     if (country === undefined) {
       country = this.#lookUp(address);
-      remember(this.#countries, address, country);
+      remember(this.#countries, address, country, MAX_COUNTRIES);
     }
     return country;
   }
@@ -222,7 +238,7 @@ function safeLookup(lookup: CountryLookup, address: string): string | null {
   }
 }
 
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+function remember<V>(cache: Map<string, V>, key: string, value: V, most: number): void {
+  if (cache.size >= most) cache.delete(cache.keys().next().value!);
   cache.set(key, value);
 }
