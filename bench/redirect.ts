@@ -11,9 +11,10 @@
  * and the clicks stored are checked against the redirects answered.
  *
  * `deno run -A bench/redirect.ts [--service=DIR] [--compare=DIR] [--rounds=N] [--seconds=S]
- * [--loads=1k,10k,zipf,1m]` (`deno task bench redirect` runs the defaults): `--service` runs another
- * checkout of the service; `--compare` runs another checkout as "before" beside this one as
- * "after", their rounds alternating with the ceiling's, so a change is measured in one run.
+ * [--loads=1k,10k,zipf,1m] [--side-by-side]` (`deno task bench redirect` runs the defaults):
+ * `--service` runs another checkout of the service; `--compare` runs another checkout as "before"
+ * beside this one as "after", their rounds alternating with the ceiling's, so a change is measured
+ * in one run; `--side-by-side` then also runs them in pairs at the same moment on one core.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -48,6 +49,11 @@ export interface RedirectBenchOptions {
    * alternating with the ceiling's in one run.
    */
   compareDir?: string;
+  /**
+   * Also run the services and the ceiling in pairs at the same moment, both on core 0: the
+   * ratio of their throughputs holds still where rounds one after another do not.
+   */
+  sideBySide?: boolean;
 }
 
 const CONNECTIONS = 50;
@@ -122,6 +128,7 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
   const load = { seconds, connections: CONNECTIONS, pin, core: 1, ownHeaders: true };
   await using ceiling = await startCeiling(pin);
   const rows: (string | number)[][] = [];
+  const sideRows: (string | number)[][] = [];
   // The services measured: this checkout, or another; or both, their rounds alternating.
   const services = options.compareDir
     ? [{ name: "before", dir: options.compareDir }, { name: "after", dir: options.serviceDir }]
@@ -148,6 +155,29 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     for (let i = 0; i < rounds; i++) {
       bare.push(await runWrk(ceiling.origin, { ...load, script }));
       for (const one of running) one.rounds.push(await served(one, seconds));
+    }
+    if (options.sideBySide) {
+      // Each pair at the same moment, both on core 0: the ratio of their throughputs is the
+      // inverse of the ratio of their costs per request, whatever the machine does meanwhile.
+      const pairs: [Running | null, Running | null][] = running.length === 2
+        ? [[running[1]!, null], [running[0]!, null], [running[1]!, running[0]!]]
+        : [[running[0]!, null]];
+      for (const [a, b] of pairs) {
+        const ratios: number[] = [];
+        for (let i = 0; i < rounds; i++) {
+          const [mine, other] = await Promise.all([
+            served(a!, seconds),
+            b === null ? runWrk(ceiling.origin, { ...load, script }) : served(b, seconds),
+          ]);
+          ratios.push(mine.requestsPerSecond / other.requestsPerSecond);
+        }
+        sideRows.push([
+          spec.label,
+          `${a!.name} / ${b?.name ?? "ceiling"}`,
+          ratios.map((r) => fixed(r)).join(", "),
+          fixed(median(ratios)),
+        ]);
+      }
     }
     for (const [i, one] of running.entries()) {
       const samples = await waits[i]!.stop();
@@ -202,6 +232,10 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     "\n(click lag: the longest the oldest visit whose clicks were not yet stored had waited, " +
       "polled every 0.5 s; a request in flight when wrk stops may be counted and not answered)",
   );
+  if (sideRows.length > 0) {
+    console.log("\nSide by side on core 0, each under its own wrk at the same moment:\n");
+    printTable(["load", "pair", "throughput ratio by round", "median"], sideRows);
+  }
 }
 
 /** Median figures of `mine`, and its ratio to `bare` round by round. */
@@ -268,11 +302,13 @@ if (import.meta.main) {
       seconds: { type: "string" },
       loads: { type: "string" },
       compare: { type: "string" },
+      "side-by-side": { type: "boolean" },
     },
   });
   await benchRedirect({
     serviceDir: values.service,
     compareDir: values.compare,
+    sideBySide: values["side-by-side"],
     rounds: values.rounds ? Number(values.rounds) : undefined,
     seconds: values.seconds ? Number(values.seconds) : undefined,
     loads: values.loads?.split(","),
