@@ -11,7 +11,13 @@
 import type { Store } from "../kv/store.ts";
 import { DAY_MS, dayOf } from "../tallies/kinds.ts";
 import { type RankedName, rerank } from "../tallies/rank.ts";
-import { type CountryLookup, VisitClassifier, type VisitFacts } from "./classify.ts";
+import {
+  type CountryLookup,
+  SLICE_MS,
+  VisitClassifier,
+  type VisitFacts,
+  yieldToLoop,
+} from "./classify.ts";
 import {
   CLICKS_PER_COMMIT,
   FigureBook,
@@ -307,7 +313,7 @@ export class ClickBuffer {
       await this.#sequence.settle();
       this.#book.settle(this.#sequence, this.#touched);
       const classifier = await this.#classifierReady();
-      await classifier.learn(...factsToLearn(batches));
+      await classifier.learn(...await factsToLearn(batches));
       for (const batch of batches) await this.#writeClicks(batch);
     } catch (error) {
       // Keep the batches not written for the next flush; nothing recorded is lost. They go
@@ -429,15 +435,20 @@ function oldestVisitAt(batches: Batch[]): number {
  * Every distinct User-Agent of the visitors waiting in `batches`, and every distinct address of
  * those whose country no proxy named: what classifying them costs, to be done in slices.
  */
-function factsToLearn(batches: Batch[]): [Set<string>, Set<string>] {
+async function factsToLearn(batches: Batch[]): Promise<[Set<string>, Set<string>]> {
   const userAgents = new Set<string>();
   const addresses = new Set<string>();
+  let sliceStart = performance.now();
   for (const batch of batches) {
     for (const link of batch.links.values()) {
       for (const key of link.visitors.keys()) {
         const facts = factsOf(key);
         userAgents.add(facts.userAgent);
         if (facts.country === "") addresses.add(facts.client);
+      }
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await yieldToLoop();
+        sliceStart = performance.now();
       }
     }
   }

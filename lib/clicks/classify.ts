@@ -46,8 +46,8 @@ const MAX_REFERRERS = 5_000;
 /** The most of a User-Agent parsed: what tells a device or a bot, at a bounded cost. */
 export const PARSED_USER_AGENT = 256;
 
-// Classifying a flush's User-Agents yields to the event loop after this much work, in ms.
-const SLICE_MS = 4;
+/** A flush's work between turns of the event loop, at most (a slice of it), in ms. */
+export const SLICE_MS = 4;
 
 /** Lets the event loop run what waits (requests, timers) before going on. */
 export function yieldToLoop(): Promise<void> {

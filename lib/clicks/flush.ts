@@ -33,6 +33,7 @@ import {
 } from "../tallies/kinds.ts";
 import type { RankedName } from "../tallies/rank.ts";
 import { addShare, clicksOf, OTHER_REFERRERS, readLinkStats } from "../tallies/shares.ts";
+import { SLICE_MS, yieldToLoop } from "./classify.ts";
 import type { CommitSequence } from "./sequence.ts";
 
 /** One link's visits of one flush, classified and summed. */
@@ -96,7 +97,22 @@ export async function writeClicks(
 ): Promise<FlushOutcome> {
   const total: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
   const perCommit = options.perCommit ?? CLICKS_PER_COMMIT;
-  for (const chunk of groupsWithin(links, costOfClicks, COMMIT_LIMITS, perCommit)) {
+  const taken = links[Symbol.iterator]();
+  // The next link is taken as a chunk fills, so a chunk is known whole once the one after it is
+  // taken. Taking a link summarizes it (the caller's iterator), so the event loop gets a turn
+  // every few ms of that: a second of many distinct visitors never holds it for a chunk's worth.
+  let next = taken.next();
+  let sliceStart = performance.now();
+  while (!next.done) {
+    const chunk: LinkVisits[] = [];
+    while (!next.done && chunk.length < perCommit) {
+      chunk.push(next.value);
+      next = taken.next();
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await yieldToLoop();
+        sliceStart = performance.now();
+      }
+    }
     const summed = chunk.filter((link) => link.clicks > 0 && !sequence.landed(link.uncertainAt));
     while (summed.length > 0) {
       const atomic = store.kv.atomic();
@@ -117,13 +133,9 @@ export async function writeClicks(
     total.clicks += outcome.clicks;
     total.bots += outcome.bots;
     options.onCommitted(chunk, outcome);
+    sliceStart = performance.now();
   }
   return total;
-}
-
-/** A link's part of a commit of clicks: one sum. */
-function costOfClicks(link: LinkVisits): CommitCost {
-  return { checks: 0, mutations: 1, keyBytes: nameKeyBytes(link.id) };
 }
 
 /** A link's visits waiting for the slower cadence: all but its clicks' counter. */
