@@ -24,6 +24,13 @@ export interface Config {
   trustProxy: boolean;
   /** HMAC key for unlock cookies; `undefined` means generated once and kept in the store. */
   cookieSecret: string | undefined;
+  /**
+   * How long a link's last use, its breakdown and rank, and the service-wide figures may lag a
+   * visit, in ms; a link's clicks lag at most 2 s whatever this is (docs/api.md).
+   */
+  statsLagMs: number;
+  /** Whether each 302 of a cached link is access-logged; by default it is not. */
+  logRedirects: boolean;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -53,6 +60,10 @@ const envSchema = z.object({
     error: "must be 1 or 0",
   }).optional(),
   COOKIE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  // A link's record and the service-wide figures are written once per this many seconds at
+  // most; its clicks every second whatever it is (docs/decisions/2026-11-28-click-layout.md).
+  STATS_LAG_SECONDS: integer(1, 300).default(60),
+  LOG_REDIRECTS: z.enum(["0", "1", "true", "false"], { error: "must be 1 or 0" }).optional(),
 });
 
 /** The environment variables the service reads. */
@@ -89,6 +100,8 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     linkTtlMs: vars.LINK_TTL_SECONDS * 1000,
     trustProxy: vars.TRUST_PROXY === "1" || vars.TRUST_PROXY === "true",
     cookieSecret: vars.COOKIE_SECRET,
+    statsLagMs: vars.STATS_LAG_SECONDS * 1000,
+    logRedirects: vars.LOG_REDIRECTS === "1" || vars.LOG_REDIRECTS === "true",
   };
 }
 

@@ -11,6 +11,8 @@ Deno.test("loadConfig gives the contract's defaults", () => {
   assertEquals(config.linkTtlMs, 604_800_000);
   assertEquals(config.trustProxy, false);
   assertEquals(config.cookieSecret, undefined);
+  assertEquals(config.statsLagMs, 60_000);
+  assertEquals(config.logRedirects, false);
 });
 
 Deno.test("loadConfig reads every variable", () => {
@@ -22,6 +24,8 @@ Deno.test("loadConfig reads every variable", () => {
     LINK_TTL_SECONDS: "60",
     TRUST_PROXY: "1",
     COOKIE_SECRET: "x".repeat(32),
+    STATS_LAG_SECONDS: "1",
+    LOG_REDIRECTS: "1",
   });
   assertEquals(config.port, 9000);
   assertEquals(config.baseUrl, "https://www.lapse.example");
@@ -30,6 +34,8 @@ Deno.test("loadConfig reads every variable", () => {
   assertEquals(config.linkTtlMs, 60_000);
   assertEquals(config.trustProxy, true);
   assertEquals(config.cookieSecret, "x".repeat(32));
+  assertEquals(config.statsLagMs, 1000);
+  assertEquals(config.logRedirects, true);
 });
 
 Deno.test("loadConfig uses the platform store on Deno Deploy", () => {
@@ -52,6 +58,9 @@ Deno.test("loadConfig stops on a bad value and names it", async () => {
     [{ LINK_TTL_SECONDS: String(366 * 24 * 3600) }, "LINK_TTL_SECONDS"],
     [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
     [{ COOKIE_SECRET: "short" }, "COOKIE_SECRET"],
+    [{ STATS_LAG_SECONDS: "0" }, "STATS_LAG_SECONDS"],
+    [{ STATS_LAG_SECONDS: "301" }, "STATS_LAG_SECONDS"],
+    [{ LOG_REDIRECTS: "yes" }, "LOG_REDIRECTS"],
   ];
   for (const [env, name] of cases) {
     const error = await assertRejects(

@@ -14,6 +14,8 @@ export interface WrkResult {
   p99: number;
   /** Responses that were not 2xx or 3xx. */
   errors: number;
+  /** Responses received. */
+  requests: number;
 }
 
 /** A desktop browser's User-Agent, so visits count as clicks by people. */
@@ -64,7 +66,15 @@ end
 /** Runs wrk against `origin` for `seconds` with `connections`, on `core`. */
 export async function runWrk(
   origin: string,
-  options: { script: string; seconds: number; connections: number; pin: boolean; core: number },
+  options: {
+    script: string;
+    seconds: number;
+    connections: number;
+    pin: boolean;
+    core: number;
+    /** Whether the script sets each request's headers itself; default false. */
+    ownHeaders?: boolean;
+  },
 ): Promise<WrkResult> {
   const args = [
     "wrk",
@@ -72,8 +82,7 @@ export async function runWrk(
     `-c${options.connections}`,
     `-d${options.seconds}s`,
     "--latency",
-    "-H",
-    `User-Agent: ${BROWSER_UA}`,
+    ...(options.ownHeaders ? [] : ["-H", `User-Agent: ${BROWSER_UA}`]),
     "-s",
     options.script,
     `${origin}/`,
@@ -109,7 +118,8 @@ export function parseWrk(output: string): WrkResult {
   const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0) +
     Number(/Socket errors: connect (\d+)/.exec(output)?.[1] ?? 0);
   if (!Number.isFinite(rps)) throw new Error(`cannot read wrk's report:\n${output}`);
-  return { requestsPerSecond: rps, p50: latency("50"), p99: latency("99"), errors };
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? NaN);
+  return { requestsPerSecond: rps, p50: latency("50"), p99: latency("99"), errors, requests };
 }
 
 /** The median of `values`. */
@@ -165,15 +175,19 @@ export async function rssMiB(pid: number): Promise<number> {
   }
 }
 
-/** Starts `deno task start` on the store at `kvPath`, pinned to core 0 when `pin`. */
+/**
+ * Starts `deno task start` on the store at `kvPath`, pinned to core 0 when `pin`, with the
+ * product's defaults (`STATS_LAG_SECONDS` 60), from `cwd` when given (another checkout).
+ */
 export async function startBenchService(
   kvPath: string,
-  options: { pin: boolean; env?: Record<string, string> },
+  options: { pin: boolean; env?: Record<string, string>; cwd?: string },
 ): Promise<ServiceProcess> {
   return await startService({
     prefix: options.pin ? ["taskset", "-c", "0"] : [],
-    env: { KV_PATH: kvPath, ...options.env },
+    env: { KV_PATH: kvPath, STATS_LAG_SECONDS: "60", ...options.env },
     timeoutMs: 60_000,
+    cwd: options.cwd,
   });
 }
 

@@ -1,21 +1,16 @@
 /**
  * What writing clicks costs the process, apart from the redirect: the CPU a flush spends per link
  * (all of the process's threads, the store's own included) when a second's visits to 1,000
- * links are written, one visitor a link, on a 1,000- and a 100,000-link store. The buffer's own
- * flush (recording the visits included) is measured with the links visited in the store's order
- * and shuffled; beneath it, the
- * writing alone (`writeVisits`, no classifying) at ten links a commit (what a flush of 1,000
- * links takes) and ninety (the most a commit takes), in both orders. Beside them, one commit of a
- * single sum: what any commit costs the store however small it is.
+ * links are written, one visitor a link, on a 1,000- and a 100,000-link store, the links in the
+ * store's order and shuffled. Three rows each: the second's clicks alone (`writeClicks`: a sum a
+ * link), the figures alone (`writeFigures`: what each link costs once per `STATS_LAG_SECONDS`),
+ * and the buffer's whole flush of both (recording and classifying included). Beside them, one
+ * commit of a single sum: what any commit costs the store however small it is.
  * @module
  */
 import process from "node:process";
-import {
-  type KnownStats,
-  linksPerCommit,
-  type LinkVisits,
-  writeVisits,
-} from "../lib/clicks/flush.ts";
+import { FigureBook, type LinkVisits, writeClicks, writeFigures } from "../lib/clicks/flush.ts";
+import { CommitSequence } from "../lib/clicks/sequence.ts";
 import { getManyChunked } from "../lib/kv/get_many.ts";
 import { linkKey } from "../lib/kv/keys.ts";
 import type { Store } from "../lib/kv/store.ts";
@@ -35,12 +30,6 @@ export interface FlushBenchOptions {
   rounds?: number;
 }
 
-// What `flushLinks` a flush must be told for a commit of each size.
-const COMMIT_SIZES = [
-  { links: 10, flushLinks: 1_000 },
-  { links: 90, flushLinks: 9_000 },
-];
-
 /** Runs the flushes and prints what they cost. */
 export async function benchFlush(options: FlushBenchOptions = {}): Promise<void> {
   const sizes = options.sizes ?? [1_000, 100_000];
@@ -58,30 +47,30 @@ export async function benchFlush(options: FlushBenchOptions = {}): Promise<void>
     const links = await linksOf(store, slugs);
     const orders = [["store", links], ["shuffled", shuffled(links)]] as const;
     for (const [order, ordered] of orders) {
-      const figures = await bufferFlushes(store, ordered, rounds);
-      const perCommit = linksPerCommit(ordered.length);
-      rows.push([size.toLocaleString("en"), "buffer", perCommit, order, ...shown(figures)]);
-    }
-    for (const [order, ordered] of orders) {
-      for (const { links: perCommit, flushLinks } of COMMIT_SIZES) {
-        if (linksPerCommit(flushLinks) !== perCommit) throw new Error("commit sizes moved");
-        const figures = await writes(store, ordered, flushLinks, rounds);
-        rows.push([
-          size.toLocaleString("en"),
-          "writing alone",
-          perCommit,
-          order,
-          ...shown(figures),
-        ]);
-      }
+      const at = size.toLocaleString("en");
+      rows.push([
+        at,
+        "clicks: a sum a link",
+        order,
+        ...shown(await clickWrites(store, ordered, rounds)),
+      ]);
+      rows.push([
+        at,
+        "figures: a record a link",
+        order,
+        ...shown(await figureWrites(store, ordered, rounds)),
+      ]);
+      rows.push([
+        at,
+        "buffer: both, classified",
+        order,
+        ...shown(await bufferFlushes(store, ordered, rounds)),
+      ]);
     }
     const commit = await sumCommits(store, 500);
     commits.push([size.toLocaleString("en"), fixed(commit.cpu, 1), fixed(commit.wall, 1)]);
   }
-  printTable(
-    ["stored links", "flushed by", "links a commit", "visit order", "CPU µs a link", "flush ms"],
-    rows,
-  );
+  printTable(["stored links", "written", "visit order", "CPU µs a link", "flush ms"], rows);
   console.log("\nOne commit of a single sum, the least a commit costs:\n");
   printTable(["stored links", "CPU µs", "wall µs"], commits);
 }
@@ -159,21 +148,33 @@ async function bufferFlushes(
   return { ...figures, cpuPerLink: figures.cpuPerLink / links.length };
 }
 
-/** The links' visits written by `writeVisits` alone, in the order given. */
-async function writes(
+/** The links' clicks written by `writeClicks` alone, in the order given. */
+async function clickWrites(
   store: Store,
   links: DatedLinkRecord[],
-  flushLinks: number,
   rounds: number,
 ): Promise<FlushFigures> {
-  // Kept across flushes, as the buffer keeps it: links clicked again are written unread.
-  const known: KnownStats = new Map();
+  const sequence = new CommitSequence(store);
   const figures = await measure(rounds, async () => {
-    await writeVisits(store, visitsOf(links, store.now()), {
-      flushLinks,
-      known,
+    await writeClicks(sequence, store, visitsOf(links, store.now()), { onCommitted() {} });
+  });
+  return { ...figures, cpuPerLink: figures.cpuPerLink / links.length };
+}
+
+/** The links' figures written by `writeFigures` alone, in the order given. */
+async function figureWrites(
+  store: Store,
+  links: DatedLinkRecord[],
+  rounds: number,
+): Promise<FlushFigures> {
+  const sequence = new CommitSequence(store);
+  const figures = await measure(rounds, async () => {
+    const book = new FigureBook(1_000, Infinity);
+    const now = store.now();
+    for (const visits of visitsOf(links, now)) book.add(visits, now);
+    await writeFigures(sequence, store, book.take(now, true), {
       touched: new Map(),
-      onCommitted() {},
+      onWritten() {},
       onRefused() {},
     });
   });

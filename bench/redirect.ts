@@ -1,182 +1,316 @@
 /**
- * Redirects per second and latency at 50 connections over many slugs, click counting on,
- * against a bare `Deno.serve` 302 (the runtime's ceiling), with 1,000, 100,000 and 1,000,000
- * stored links. The servers and wrk are pinned to separate cores; each figure is the median of
- * three rounds, each round beside a round of the ceiling, all in one run. On the first store, a
- * floor server (`bench/floor.ts`: only the reads every redirect needs) is measured the same
- * way, and both it and the service are also run side by side with the ceiling on one core,
- * which gives their cost ratios at the same moment.
+ * Redirects under traffic as browsers make it (`_traffic.ts`: forty browser User-Agents, ten
+ * referrers, 5,000 client addresses through `X-Forwarded-For` with `TRUST_PROXY=1`), against the
+ * ceiling (`bench/ceiling.ts`: a bare `Deno.serve` that reads the request's URL and answers a
+ * 302 built from its path). Four loads: 1,000 links evenly, 10,000 evenly, 10,000 by
+ * popularity (Zipf, s=1), and 20,000 links of a 1,000,000-link store cycled, some 20,000
+ * distinct links a second. The servers run on core 0, wrk on core 1; rounds of the service and
+ * the ceiling alternate in one run, and each figure is the median of the rounds, its ratio the
+ * median of the round-by-round ratios. The service runs with the product's defaults
+ * (`STATS_LAG_SECONDS` 60). After each load the service is stopped (which writes every visit)
+ * and the clicks stored are checked against the redirects answered.
+ *
+ * `deno run -A bench/redirect.ts [--service=DIR] [--compare=DIR] [--rounds=N] [--seconds=S]
+ * [--loads=1k,10k,zipf,1m] [--side-by-side]` (`deno task bench redirect` runs the defaults):
+ * `--service` runs another checkout of the service; `--compare` runs another checkout as "before"
+ * beside this one as "after", their rounds alternating with the ceiling's, so a change is measured
+ * in one run; `--side-by-side` then also runs them in pairs at the same moment on one core.
  * @module
  */
+import { parseArgs } from "node:util";
+import { tallyKey } from "../lib/kv/keys.ts";
+import { readCount } from "../lib/tallies/count.ts";
 import { freePort, type ServiceProcess, startProcess } from "../testing/server.ts";
 import { fixed, freshStore, printTable, seedLinksFast, spreadPaths } from "./_lib.ts";
+import { shuffled, trafficScript, zipfVisits } from "./_traffic.ts";
 import {
   canPin,
   ensureWrk,
   median,
   pinned,
   runWrk,
-  runWrkSideBySide,
   startBenchService,
   watchClickWait,
   type WrkResult,
-  wrkScript,
 } from "./_wrk.ts";
 
 /** Options of {@linkcode benchRedirect}. */
 export interface RedirectBenchOptions {
-  /** Stored links per scenario; default 1k, 100k, 1M. */
-  sizes?: number[];
-  /** Rounds per figure; default 3. */
+  /** Rounds per figure; default 6. */
   rounds?: number;
-  /** Seconds per round; default 10. */
+  /** Seconds per round; default 5. */
   seconds?: number;
-  /** Distinct slugs the load cycles through at every size; default 1,000. */
-  slugsInLoad?: number;
-  /** Distinct slugs of an extra round on the largest store, where the flush works hardest. */
-  heavySlugs?: number;
+  /** The loads to run, by name; default all. */
+  loads?: string[];
+  /** Another checkout of the service to run instead of this one. */
+  serviceDir?: string;
+  /**
+   * A checkout to compare with: it runs as "before" and the service as "after", their rounds
+   * alternating with the ceiling's in one run.
+   */
+  compareDir?: string;
+  /**
+   * Also run the services and the ceiling in pairs at the same moment, both on core 0: the
+   * ratio of their throughputs holds still where rounds one after another do not.
+   */
+  sideBySide?: boolean;
 }
 
 const CONNECTIONS = 50;
 
-/** Figures of one server over rounds, and its ratio to the ceiling round by round. */
-interface Measured extends WrkResult {
-  /** Median of this server's req/s over the ceiling's in the same round. */
-  ratio: number;
-  /** The service's longest click wait seen (`lapse_clicks_waiting_seconds`), when polled. */
-  clickWait?: number;
+/** One load: the store's size, and the paths wrk cycles through. */
+interface Load {
+  name: string;
+  label: string;
+  storeSize: number;
+  paths(slugs: string[]): string[];
 }
 
-/** Runs the comparison and prints it. */
+const LOADS: Load[] = [
+  {
+    name: "1k",
+    label: "1,000 links, evenly",
+    storeSize: 1_000,
+    paths: (slugs) => shuffled(slugs.map((slug) => `/${slug}`)),
+  },
+  {
+    name: "10k",
+    label: "10,000 links, evenly",
+    storeSize: 10_000,
+    paths: (slugs) => shuffled(slugs.map((slug) => `/${slug}`)),
+  },
+  {
+    name: "zipf",
+    label: "10,000 links, Zipf s=1",
+    storeSize: 10_000,
+    paths: (slugs) => zipfVisits(slugs.map((slug) => `/${slug}`), 200_000),
+  },
+  {
+    name: "1m",
+    label: "1M store, 20,000 links cycled",
+    storeSize: 1_000_000,
+    paths: (slugs) => shuffled(spreadPaths(slugs, 20_000)),
+  },
+];
+
+/** A service under a load, and what it answered. */
+interface Running {
+  name: string;
+  path: string;
+  service: ServiceProcess;
+  answered: number;
+  rounds: WrkResult[];
+}
+
+/** Figures of one server over rounds, and its ratio to the ceiling round by round. */
+interface Measured {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  ratio: number;
+}
+
+/** Runs the loads and prints their figures. */
 export async function benchRedirect(options: RedirectBenchOptions = {}): Promise<void> {
-  const sizes = options.sizes ?? [1_000, 100_000, 1_000_000];
-  const rounds = options.rounds ?? 3;
-  const seconds = options.seconds ?? 10;
+  const rounds = options.rounds ?? 6;
+  const seconds = options.seconds ?? 5;
+  const loads = LOADS.filter((load) => !options.loads || options.loads.includes(load.name));
   await ensureWrk();
   const pin = await canPin();
   console.log(
-    `\n## Redirects: ${CONNECTIONS} connections, median of ${rounds} x ${seconds} s, each round ` +
-      `beside a round of the ceiling` +
-      (pin ? ", servers on core 0, wrk on core 1" : ", not pinned (taskset unavailable)") + "\n",
+    `\n## Redirects of browser traffic: ${CONNECTIONS} connections, ${rounds} rounds x ` +
+      `${seconds} s, alternating with the ceiling` +
+      (pin ? ", servers on core 0, wrk on core 1" : ", not pinned (taskset unavailable)") +
+      (options.serviceDir ? `, service from ${options.serviceDir}` : "") +
+      (options.compareDir ? `, compared with ${options.compareDir}` : "") + "\n",
   );
-  const load = { seconds, connections: CONNECTIONS, pin, core: 1 };
-  await using ceiling = await startBare("bench/ceiling.ts", pin);
-  await using floor = await startBare("bench/floor.ts", pin);
-  // Rounds of the servers in turn, the ceiling in each, so a machine that drifts moves both.
-  const measure = async (origins: string[], script: string): Promise<Measured[]> => {
-    for (const origin of origins) await runWrk(origin, { ...load, script, seconds: 2 }); // warm-up
-    const results: WrkResult[][] = origins.map(() => []);
+  const load = { seconds, connections: CONNECTIONS, pin, core: 1, ownHeaders: true };
+  await using ceiling = await startCeiling(pin);
+  const rows: (string | number)[][] = [];
+  const sideRows: (string | number)[][] = [];
+  // The services measured: this checkout, or another; or both, their rounds alternating.
+  const services = options.compareDir
+    ? [{ name: "before", dir: options.compareDir }, { name: "after", dir: options.serviceDir }]
+    : [{ name: "lapse", dir: options.serviceDir }];
+  for (const spec of loads) {
+    const slugs = Array.from({ length: spec.storeSize }, (_, i) => `b${i.toString(16)}`);
+    const script = await trafficScript(spec.paths(slugs));
+    const running: Running[] = [];
+    for (const { name, dir } of services) {
+      const path = await seededStore(spec.storeSize);
+      const service = await startBenchService(path, { pin, env: { TRUST_PROXY: "1" }, cwd: dir });
+      running.push({ name, path, service, answered: 0, rounds: [] as WrkResult[] });
+    }
+    const served = async (one: Running, seconds: number) => {
+      const result = await runWrk(one.service.origin, { ...load, script, seconds });
+      one.answered += result.requests;
+      return result;
+    };
+    // Warm-up: caches filled, the country database loaded.
+    for (const one of running) await served(one, 2);
+    await runWrk(ceiling.origin, { ...load, script, seconds: 2 });
+    const waits = running.map((one) => watchClickWait(one.service.origin));
+    const bare: WrkResult[] = [];
     for (let i = 0; i < rounds; i++) {
-      for (const [j, origin] of origins.entries()) {
-        results[j]!.push(await runWrk(origin, { ...load, script }));
+      bare.push(await runWrk(ceiling.origin, { ...load, script }));
+      for (const one of running) one.rounds.push(await served(one, seconds));
+    }
+    if (options.sideBySide) {
+      // Each pair at the same moment, both on core 0: the ratio of their throughputs is the
+      // inverse of the ratio of their costs per request, whatever the machine does meanwhile.
+      const pairs: [Running | null, Running | null][] = running.length === 2
+        ? [[running[1]!, null], [running[0]!, null], [running[1]!, running[0]!]]
+        : [[running[0]!, null]];
+      for (const [a, b] of pairs) {
+        const ratios: number[] = [];
+        for (let i = 0; i < rounds; i++) {
+          const [mine, other] = await Promise.all([
+            served(a!, seconds),
+            b === null ? runWrk(ceiling.origin, { ...load, script }) : served(b, seconds),
+          ]);
+          ratios.push(mine.requestsPerSecond / other.requestsPerSecond);
+        }
+        sideRows.push([
+          spec.label,
+          `${a!.name} / ${b?.name ?? "ceiling"}`,
+          ratios.map((r) => fixed(r)).join(", "),
+          fixed(median(ratios)),
+        ]);
       }
     }
-    return results.map((mine) => ({
-      requestsPerSecond: median(mine.map((r) => r.requestsPerSecond)),
-      p50: median(mine.map((r) => r.p50)),
-      p99: median(mine.map((r) => r.p99)),
-      errors: mine.reduce((sum, r) => sum + r.errors, 0),
-      ratio: median(mine.map((r, k) => r.requestsPerSecond / results[0]![k]!.requestsPerSecond)),
-    }));
-  };
-  const row = (name: string, slugs: number | string, m: Measured) => [
-    name,
-    slugs,
-    Math.round(m.requestsPerSecond),
-    fixed(m.ratio),
-    fixed(m.p50, 3),
-    fixed(m.p99, 3),
-    m.clickWait === undefined ? "" : fixed(m.clickWait, 1),
-    m.errors,
-  ];
-  const rows: (string | number)[][] = [];
-  const shared: (string | number)[][] = [];
-  const bySize = new Map<number, Measured>();
-  const inLoad = options.slugsInLoad ?? 1_000;
-  const scenarios = sizes.map((size) => ({ size, slugs: Math.min(size, inLoad) }));
-  const largest = sizes[sizes.length - 1]!;
-  if (options.heavySlugs ?? 20_000) {
-    scenarios.push({ size: largest, slugs: Math.min(largest, options.heavySlugs ?? 20_000) });
-  }
-  for (const [n, { size, slugs: distinct }] of scenarios.entries()) {
-    await using store = await freshStore();
-    const slugs = await seedLinksFast(store, size);
-    store.kv.close();
-    // Slugs spread evenly over the whole store, the same number at every size.
-    const paths = spreadPaths(slugs, distinct);
-    const script = await wrkScript(paths);
-    await using service = await startBenchService(store.path, { pin });
-    const withFloor = n === 0;
-    const origins = withFloor
-      ? [ceiling.origin, floor.origin, service.origin]
-      : [ceiling.origin, service.origin];
-    // A fresh service's first flushes read every link's figures and load the country
-    // database; the click wait is watched once they are done.
-    await runWrk(service.origin, { ...load, script, seconds: 2 });
-    const wait = watchClickWait(service.origin);
-    const measured = await measure(origins, script);
-    const waits = await wait.stop();
-    const clickWait = Math.max(0, ...waits.map((sample) => sample.seconds));
-    const mine = { ...measured[measured.length - 1]!, clickWait };
-    if (withFloor) {
-      rows.push(row("bare Deno.serve 302 (ceiling)", paths.length, measured[0]!));
-      rows.push(row("floor: the redirect's reads, no work", paths.length, measured[1]!));
-      shared.push(await sideBySide("floor", floor.origin, ceiling.origin, script, load, rounds));
-      shared.push(await sideBySide("lapse", service.origin, ceiling.origin, script, load, rounds));
+    for (const [i, one] of running.entries()) {
+      const samples = await waits[i]!.stop();
+      await one.service.stop();
+      const clicks = await storedClicks(one.path);
+      await Deno.remove(one.path).catch(() => {});
+      const measured = summarize(one.rounds, bare);
+      rows.push([
+        spec.label,
+        one.name,
+        Math.round(median(bare.map((r) => r.requestsPerSecond))),
+        Math.round(measured.requestsPerSecond),
+        fixed(measured.ratio),
+        fixed(measured.p50, 2),
+        fixed(measured.p99, 2),
+        fixed(Math.max(0, ...samples.map((sample) => sample.seconds)), 1),
+        `${clicks} / ${one.answered}`,
+        measured.errors,
+      ]);
     }
-    if (distinct === Math.min(size, inLoad)) bySize.set(size, mine);
-    rows.push(row(`lapse, ${size.toLocaleString("en")} links`, paths.length, mine));
+    const ceilingFigures = summarize(bare, bare);
+    rows.push([
+      spec.label,
+      "ceiling",
+      Math.round(ceilingFigures.requestsPerSecond),
+      Math.round(ceilingFigures.requestsPerSecond),
+      "1.00",
+      fixed(ceilingFigures.p50, 2),
+      fixed(ceilingFigures.p99, 2),
+      "",
+      "",
+      ceilingFigures.errors,
+    ]);
+    console.log(`  ${spec.label}: done`);
   }
   printTable(
-    ["server", "slugs in load", "req/s", "x ceiling", "p50 ms", "p99 ms", "click wait s", "errors"],
+    [
+      "load",
+      "service",
+      "ceiling req/s",
+      "lapse req/s",
+      "x ceiling",
+      "p50 ms",
+      "p99 ms",
+      "click lag s",
+      "clicks stored / redirects answered",
+      "errors",
+    ],
     rows,
   );
   console.log(
-    "\n(click wait: the longest the oldest unwritten visit had waited, polled every 0.5 s " +
-      "after a 2 s warm-up; the contract allows click figures to lag by 2 s)",
+    "\n(click lag: the longest the oldest visit whose clicks were not yet stored had waited, " +
+      "polled every 0.5 s; a request in flight when wrk stops may be counted and not answered)",
   );
-  console.log(
-    "\nSide by side on one core, each server under its own wrk at the same moment " +
-      `(${sizes[0]!.toLocaleString("en")} links): the ratio of their costs per request\n`,
-  );
-  printTable(["server", "ratios to the ceiling by round", "median"], shared);
-  const first = bySize.get(sizes[0]!)!;
-  const last = bySize.get(sizes[sizes.length - 1]!)!;
-  // Sizes are measured minutes apart; each one's ratio to the ceiling in its own rounds is the
-  // comparison a drifting machine leaves standing.
-  console.log(
-    `\n${sizes[0]} vs ${sizes[sizes.length - 1]} links: ${
-      fixed(first.requestsPerSecond / last.requestsPerSecond)
-    }x in req/s, ${fixed(first.ratio / last.ratio)}x against the ceiling in their own rounds ` +
-      `(goal <= 1.2); ratio to the ceiling ${fixed(first.ratio)} (goal >= 0.75); ` +
-      `p99 ${fixed(first.p99, 2)} ms (goal <= 5 ms)`,
-  );
+  if (sideRows.length > 0) {
+    console.log("\nSide by side on core 0, each under its own wrk at the same moment:\n");
+    printTable(["load", "pair", "throughput ratio by round", "median"], sideRows);
+  }
 }
 
-/** Starts a bare server script of the bench on a free port, pinned to core 0. */
-async function startBare(script: string, pin: boolean): Promise<ServiceProcess> {
+/** Median figures of `mine`, and its ratio to `bare` round by round. */
+function summarize(mine: WrkResult[], bare: WrkResult[]): Measured {
+  return {
+    requestsPerSecond: median(mine.map((r) => r.requestsPerSecond)),
+    p50: median(mine.map((r) => r.p50)),
+    p99: median(mine.map((r) => r.p99)),
+    errors: mine.reduce((sum, r) => sum + r.errors, 0),
+    ratio: median(mine.map((r, k) => r.requestsPerSecond / bare[k]!.requestsPerSecond)),
+  };
+}
+
+/**
+ * A fresh copy of a store of `size` links (`b0`, `b1`... in hex), seeded once and kept in the
+ * temporary folder for the next runs: seeding a million links takes minutes.
+ */
+async function seededStore(size: number): Promise<string> {
+  const template = `${Deno.env.get("TMPDIR") ?? "/tmp"}/lapse-bench-${size}.kv`;
+  try {
+    await Deno.stat(template);
+  } catch {
+    const started = performance.now();
+    await using store = await freshStore();
+    await seedLinksFast(store, size);
+    store.kv.close();
+    await Deno.copyFile(store.path, template);
+    console.log(
+      `  seeded ${size.toLocaleString("en")} links in ${
+        fixed((performance.now() - started) / 1000, 0)
+      } s`,
+    );
+  }
+  const path = await Deno.makeTempFile({ suffix: ".kv" });
+  await Deno.copyFile(template, path);
+  return path;
+}
+
+/** The clicks by people stored in the store at `path`. */
+async function storedClicks(path: string): Promise<number> {
+  const kv = await Deno.openKv(path);
+  try {
+    return Number(readCount((await kv.get(tallyKey("clicks", ""))).value));
+  } finally {
+    kv.close();
+  }
+}
+
+/** Starts the ceiling on a free port, pinned to core 0. */
+async function startCeiling(pin: boolean): Promise<ServiceProcess> {
   const port = freePort();
   return await startProcess(
-    pinned(0, [Deno.execPath(), "run", "--allow-net", script, String(port)], pin),
+    pinned(0, [Deno.execPath(), "run", "--allow-net", "bench/ceiling.ts", String(port)], pin),
     { port },
   );
 }
 
-/** Runs `server` and the ceiling side by side, round by round; a row of their ratios. */
-async function sideBySide(
-  name: string,
-  server: string,
-  ceiling: string,
-  script: string,
-  load: { seconds: number; connections: number; pin: boolean; core: number },
-  rounds: number,
-): Promise<(string | number)[]> {
-  const ratios: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const [mine, bare] = await runWrkSideBySide([server, ceiling], { ...load, script });
-    ratios.push(mine.requestsPerSecond / bare.requestsPerSecond);
-  }
-  return [name, ratios.map((r) => fixed(r)).join(", "), fixed(median(ratios))];
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      service: { type: "string" },
+      rounds: { type: "string" },
+      seconds: { type: "string" },
+      loads: { type: "string" },
+      compare: { type: "string" },
+      "side-by-side": { type: "boolean" },
+    },
+  });
+  await benchRedirect({
+    serviceDir: values.service,
+    compareDir: values.compare,
+    sideBySide: values["side-by-side"],
+    rounds: values.rounds ? Number(values.rounds) : undefined,
+    seconds: values.seconds ? Number(values.seconds) : undefined,
+    loads: values.loads?.split(","),
+  });
 }
-
-if (import.meta.main) await benchRedirect();

@@ -6,10 +6,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import {
-  type CachedLink,
+  cachedOpenLink,
   type DatedLinkRecord,
   isLimited,
   mayNameLink,
+  opensAtOnce,
   resolveLink,
   SLUG_LIKE_PATTERN,
 } from "../lib/links/mod.ts";
@@ -23,8 +24,6 @@ import { AccessEntry, writeAccess } from "./_middleware/access_log.ts";
 import { EXPOSED_HEADERS } from "./_middleware/cors.ts";
 import { REDIRECT_ROUTE } from "./_middleware/metrics.ts";
 import { requestIdFor } from "./_middleware/request_id.ts";
-import { type HeaderReader, servedHeadersOf } from "./_lib/request_headers.ts";
-import { ResponseReuse, type ReusableResponse } from "./_lib/reusable_response.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
 import { REDIRECT_POLICY, withoutTrailingSlash } from "./_lib/redirect.ts";
 import { unlockPage } from "./_lib/unlock_page.tsx";
@@ -96,28 +95,36 @@ export const spec: RouteSpec = {
   },
 };
 
-/** The 302 to `record`'s destination: the referrer travels on, and no cache keeps the visit. */
-export function redirectTo(record: DatedLinkRecord, requestId: string): Response {
-  return new Response(null, {
-    status: 302,
-    headers: { ...redirectHeaders(record), "x-request-id": requestId },
-  });
+/**
+ * The 302 to `record`'s destination: the referrer travels on, and no cache keeps the visit. It
+ * carries no `X-Request-Id` and is not access-logged unless `LOG_REDIRECTS=1` (docs/api.md).
+ */
+export function redirectTo(record: DatedLinkRecord): Response {
+  return new Response(null, { status: 302, headers: redirectHeaders(record) });
 }
 
-function redirectHeaders(record: DatedLinkRecord): Record<string, string> {
-  return {
-    location: record.url,
-    ...REDIRECT_POLICY,
-    "access-control-allow-origin": "*",
-    "access-control-expose-headers": EXPOSED_HEADERS,
-  };
+// Each link's redirect headers, made once for the record a cache holds.
+const headersOfRecord = new WeakMap<DatedLinkRecord, [string, string][]>();
+
+function redirectHeaders(record: DatedLinkRecord): [string, string][] {
+  let headers = headersOfRecord.get(record);
+  if (headers === undefined) {
+    headers = [
+      ["location", record.url],
+      ...Object.entries(REDIRECT_POLICY),
+      ["access-control-allow-origin", "*"],
+      ["access-control-expose-headers", EXPOSED_HEADERS],
+    ];
+    headersOfRecord.set(record, headers);
+  }
+  return headers;
 }
 
 /** Records a GET's visit for the click figures; tracking never breaks a redirect. */
 function recordVisit(
   deps: AppDeps,
   record: DatedLinkRecord,
-  headers: HeaderReader,
+  headers: Headers,
   connection: ConnectionInfo | undefined,
   now?: number,
 ): void {
@@ -138,52 +145,40 @@ function recordVisit(
 
 /**
  * The redirect's fast path, tried before the router: a GET or HEAD of a single path segment
- * whose open, live link this process has cached is answered at once, with the same headers,
- * count, log line and click as the route below gives. Anything else returns `null` and goes on
- * to the router. On a request served by `Deno.serve`, the answer is the link's one shared
- * response (`_lib/reusable_response.ts`), so it goes straight back to `Deno.serve`, as
- * `app.fetch` hands it: a caller that held it, or read it before the runtime wrote it out,
- * could see the next visit's request id.
+ * naming a live, open link this process has cached (`cachedOpenLink`, the rule the route below
+ * shares) is answered at once, with the same headers, count and click as the route gives.
+ * Anything else returns `null` and goes on to the router. Public APIs only: the request's
+ * headers are read through `request.headers`, and each answer is a `Response` of its own.
  */
 export function fastRedirect(
   deps: AppDeps,
 ): (request: Request, connection?: ConnectionInfo) => Response | null {
   const { store, metrics, log } = deps;
-  // Each cached link's redirect, built once and answered again with each request's id.
-  const reuse = new ResponseReuse();
-  const built = new WeakMap<CachedLink, ReusableResponse>();
+  const logRedirects = deps.config.logRedirects;
   return function fastRedirect(request, connection) {
     const method = request.method;
     if (method !== "GET" && method !== "HEAD") return null;
     const url = request.url;
     // The path after the authority; a query, a second segment or an escape never matches a slug.
-    const cached = store.cache.get(url.slice(url.indexOf("/", url.indexOf("//") + 2) + 1));
-    if (cached === undefined) return null;
-    const { record } = cached;
+    const slug = url.slice(url.indexOf("/", url.indexOf("//") + 2) + 1);
     const now = store.now();
-    if (record.passHash !== null || isLimited(record) || record.expiresAt <= now) return null;
+    const record = cachedOpenLink(store, slug, now);
+    if (record === null) return null;
     const start = performance.now();
-    // Read one header at a time: touching `request.headers` takes the answer off the
-    // runtime's synchronous path.
-    const served = servedHeadersOf(request);
-    const headers = served ?? request.headers;
-    const id = requestIdFor(headers.get("x-request-id"));
-    if (method === "GET") recordVisit(deps, record, headers, connection, now);
-    let redirect = built.get(cached);
-    if (redirect === undefined) {
-      redirect = reuse.build(302, redirectHeaders(record), "x-request-id");
-      built.set(cached, redirect);
-    }
+    if (method === "GET") recordVisit(deps, record, request.headers, connection, now);
+    const response = redirectTo(record);
     const seconds = (performance.now() - start) / 1000;
     metrics.requests.inc(REDIRECT_ROUTE, method, 302);
     metrics.redirectSeconds.observe(seconds);
-    const durationMs = Math.round(seconds * 1e6) / 1000;
-    writeAccess(
-      log,
-      new AccessEntry(now, method, REDIRECT_ROUTE, `/${record.slug}`, 302, durationMs, id),
-    );
-    // Last, so that nothing above can leave a shared answer handed out but never sent.
-    return redirect.answer(id, served !== null);
+    if (logRedirects) {
+      const id = requestIdFor(request.headers.get("x-request-id"));
+      const durationMs = Math.round(seconds * 1e6) / 1000;
+      writeAccess(
+        log,
+        new AccessEntry(now, method, REDIRECT_ROUTE, `/${record.slug}`, 302, durationMs, id),
+      );
+    }
+    return response;
   };
 }
 
@@ -195,20 +190,27 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     const found = await resolveLink(deps.store, slug);
     if (found.status !== "live") return notFound(c, deps, found);
     const { record } = found;
-    // A protected link's HEAD never shows its destination, cookie or not (the contract): it
-    // answers as the locked link's GET does.
     const head = c.req.method === "HEAD";
-    if (record.passHash !== null && (head || !(await isUnlocked(c, deps, record)))) {
-      return unlockPage({ slug }, 401);
+    if (!opensAtOnce(record, deps.store.now())) {
+      // A protected link's HEAD never shows its destination, cookie or not (the contract): it
+      // answers as the locked link's GET does.
+      if (record.passHash !== null && (head || !(await isUnlocked(c, deps, record)))) {
+        return unlockPage({ slug }, 401);
+      }
     }
     if (isLimited(record)) {
       return await visitLimitedLink(c, deps, record, {
         recordVisit: () => recordVisit(deps, record, c.req.raw.headers, c.env),
-        redirect: () => redirectTo(record, c.get("requestId")),
+        redirect: () => {
+          c.set("redirect", true);
+          return redirectTo(record);
+        },
       });
     }
     if (!head) recordVisit(deps, record, c.req.raw.headers, c.env);
-    return redirectTo(record, c.get("requestId"));
+    // Neither an id nor, unless asked for, an access line: see `redirectTo`.
+    c.set("redirect", true);
+    return redirectTo(record);
   }).get(`${REDIRECT_ROUTE}/`, (c) => {
     // A short link pasted with a slash after it: 301 to the link's own path, the query kept,
     // where the link (or the 404 page) answers.

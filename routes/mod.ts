@@ -104,7 +104,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => wrongMethod(c.req.path, methods) ?? notFound(c, deps));
   app.use(noteHeadLengths());
   app.use(requestId());
-  app.use(accessLog({ log: deps.log }));
+  app.use(accessLog({ log: deps.log, logRedirects: deps.config.logRedirects }));
   app.use(countRequests({ metrics: deps.metrics }));
   app.use(cors({ methodsOf: (path) => methods.get(path) }));
   app.use(nosniff());

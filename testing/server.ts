@@ -43,6 +43,8 @@ export interface StartServiceOptions {
   prefix?: string[];
   /** Most time to wait for it to listen, in ms; default 30 s. */
   timeoutMs?: number;
+  /** The checkout it runs from; default this one. */
+  cwd?: string;
 }
 
 /** Starts `deno task start` on a free port and waits until it answers. */
@@ -53,8 +55,16 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     [...options.prefix ?? [], Deno.execPath(), "task", "--quiet", options.task ?? "start"],
     {
       port,
-      env: { PORT: String(port), HOSTNAME: "127.0.0.1", BASE_URL: origin, ...options.env },
+      env: {
+        PORT: String(port),
+        HOSTNAME: "127.0.0.1",
+        BASE_URL: origin,
+        // Every figure written within about 2 s, as the tests read them.
+        STATS_LAG_SECONDS: "1",
+        ...options.env,
+      },
       timeoutMs: options.timeoutMs,
+      cwd: options.cwd,
     },
   );
 }
@@ -111,6 +121,8 @@ export interface StartProcessOptions {
   env?: Record<string, string>;
   /** Most time to wait for it to listen, in ms; default 30 s. */
   timeoutMs?: number;
+  /** The folder it runs from; default the project's. */
+  cwd?: string | URL;
 }
 
 /**
@@ -124,7 +136,7 @@ export async function startProcess(
 ): Promise<ServiceProcess> {
   const child = new Deno.Command(command[0]!, {
     args: command.slice(1),
-    cwd: new URL("../", import.meta.url),
+    cwd: options.cwd ?? new URL("../", import.meta.url),
     env: options.env,
     stdout: "piped",
     stderr: "piped",

@@ -1,28 +1,34 @@
 /**
- * The click buffer: the redirect records visits in memory and never waits for the store; a
- * timer flushes them as batched atomic sums every second (a flush longer than that is followed
- * at once by the next), sooner when a large batch would otherwise lag past the target or the
- * buffer is very large, and once more on shutdown. A visit to a link that the flush under way
- * has still to write is written by it, so a visit waits about one flush at most. A flush that
- * fails is logged and retried; nothing is lost meanwhile.
+ * The click buffer: the redirect records visits in memory and never waits for the store. A
+ * timer writes them every second: each link's clicks as one `sum` on its counter, then, once
+ * per `STATS_LAG_SECONDS` for each link, the rest of its figures with the service-wide tallies
+ * (see `flush.ts`). A flush longer than a second is followed at once by the next; a burst of
+ * visitors starts one sooner; shutdown writes everything. A visit to a link that the flush under
+ * way has still to write is written by it. A flush that fails is logged and retried; nothing is
+ * lost meanwhile, up to a bound in bytes on what waits.
  * @module
  */
 import type { Store } from "../kv/store.ts";
 import { DAY_MS, dayOf } from "../tallies/kinds.ts";
 import { type RankedName, rerank } from "../tallies/rank.ts";
-import { type CountryLookup, VisitClassifier, type VisitFacts } from "./classify.ts";
 import {
-  type ClickWriter,
-  commitsInFlight,
+  type CountryLookup,
+  SLICE_MS,
+  VisitClassifier,
+  type VisitFacts,
+  yieldToLoop,
+} from "./classify.ts";
+import {
+  CLICKS_PER_COMMIT,
+  FigureBook,
   type FlushOutcome,
-  type FlushPace,
-  type KnownStats,
-  LAG_TARGET_MS,
+  type LinkFigures,
   type LinkVisits,
-  newClickWriter,
-  writeVisits,
+  writeClicks,
+  writeFigures,
 } from "./flush.ts";
 import { loadGeoipLookup } from "./geoip.ts";
+import { CommitSequence } from "./sequence.ts";
 
 /** The link a visit went to. */
 export interface VisitedLink {
@@ -35,31 +41,58 @@ export interface VisitedLink {
 export interface ClickBufferOptions {
   /**
    * Distinct pending visitors that make a flush start at once, a guard against a burst; default
-   * 20,000. Below it the timer sets the pace, or the lag target for a large batch
-   * ({@linkcode ClickBuffer.startIfBehind}): each link is written about once a tick while the
-   * flush keeps up, which a lower threshold would double under a steady load of many links.
+   * 20,000. Below it the timer sets the pace.
    */
   flushThreshold?: number;
-  /** Pending visitors past which new visits are dropped, while the store is failing; default 200,000. */
-  maxPending?: number;
+  /**
+   * Bytes of visits waiting for their clicks to be written (while the store fails, say) past
+   * which new visits are dropped; default {@linkcode MAX_PENDING_BYTES}.
+   */
+  maxPendingBytes?: number;
+  /**
+   * How long a link's figures other than its clicks may wait, in ms: `STATS_LAG_SECONDS`;
+   * default 60 s.
+   */
+  statsLagMs?: number;
+  /**
+   * Bytes of figures waiting for the slower cadence past which the longest waiting are written
+   * at once; default {@linkcode MAX_FIGURE_BYTES}.
+   */
+  maxFigureBytes?: number;
+  /** Links a commit of clicks takes at most; default {@linkcode CLICKS_PER_COMMIT}. */
+  clicksPerCommit?: number;
   /** Country lookup by address; default the offline geoip database, loaded on first flush. */
   countryLookup?: CountryLookup;
   /** Where failures are reported; default `console.error`. */
   log?: (message: string, error?: unknown) => void;
   /** Told how many visits were recorded and written, for metrics. */
   onRecorded?: (visits: number) => void;
-  /** Told what each committed chunk wrote, for metrics. */
+  /** Told what each committed chunk of clicks wrote, for metrics. */
   onFlushed?: (outcome: FlushOutcome) => void;
 }
 
-// A batch of fewer links is never flushed ahead of the timer, and a flush of fewer sets no pace:
-// small flushes take their time in fixed costs, not in links.
-const EARLY_FLUSH_LINKS = 1_000;
+/**
+ * The default bound on visits waiting for their clicks to be written: 64 MiB, counted as two
+ * bytes a character of each distinct visitor's facts (at most 256 of its User-Agent and 512 of
+ * its Referer), plus 64 bytes a visitor and 160 a link. Some 40,000 visitors with the longest
+ * headers, or 300,000 of today's browsers.
+ */
+export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
-// The most of a visit's User-Agent and Referer a pending visit keeps: enough to tell a device
-// or a bot and to find the referring host, and a flood of distinct visitors with huge headers
-// (while the store is down and the buffer fills up to `maxPending`) stays within memory.
-const MAX_KEPT_HEADER = 512;
+/** The default bound on figures waiting for the slower cadence, in estimated bytes: 32 MiB. */
+export const MAX_FIGURE_BYTES = 32 * 1024 * 1024;
+
+// The most of a visit's User-Agent a pending visit keeps: what a device or bot is told by (the
+// classifier parses no more), and a flood of distinct visitors with huge headers stays small.
+const MAX_KEPT_USER_AGENT = 256;
+// The most of its Referer: enough to find the referring host (253 characters at most).
+const MAX_KEPT_REFERER = 512;
+// What a visitor and a link waiting take besides their strings, a generous estimate.
+const VISITOR_BYTES = 64;
+const LINK_BYTES = 160;
+// A tick's figures stop after this much time, the rest left for the next tick, so that a large
+// round of figures never holds back the next second's clicks.
+const FIGURES_TICK_MS = 250;
 
 // One visitor of a link, under the key `visitorKey` makes of the visit's facts (which the key
 // alone holds, so a header cut short keeps no reference to the whole).
@@ -74,15 +107,20 @@ interface PendingLink extends VisitedLink {
   firstAt: number;
   /** Taken by a flush to be written: visits after that wait for the next batch. */
   taken: boolean;
-  /** The first commit of its visits whose outcome is unknown, while they wait for a retry. */
-  uncertainSince?: number;
+  /** The last commit of its clicks whose outcome is unknown, while they wait for a retry. */
+  uncertainAt?: number;
+  /** Bytes its visitors take (see {@linkcode MAX_PENDING_BYTES}). */
+  bytes: number;
 }
 
 interface Batch {
   day: string;
   dayEnd: number;
   links: Map<string, PendingLink>;
+  /** Distinct visitors. */
   size: number;
+  /** Bytes its visitors and links take. */
+  bytes: number;
 }
 
 /** Buffers visits in memory and flushes them to the store. */
@@ -90,27 +128,25 @@ export class ClickBuffer {
   #store: Store;
   #options: ClickBufferOptions;
   #threshold: number;
-  #maxPending: number;
+  #maxPendingBytes: number;
   #batch: Batch;
   #retry: Batch[] = [];
-  // Visitors waiting in #retry, kept up to date so the hot path need not add them up.
+  // Visitors and bytes waiting in #retry, kept up to date so the hot path need not add them up.
   #retrySize = 0;
+  #retryBytes = 0;
   // Batches a flush is writing now: out of #retry, not yet written.
   #writing: Batch[] = [];
   // The batch being written this moment: a visit to one of its links not yet taken joins it,
   // and is written by this flush rather than the next.
   #open: Batch | null = null;
   #touched = new Map<string, RankedName>();
-  #known: KnownStats = new Map();
-  #writer: ClickWriter = newClickWriter();
+  #book: FigureBook;
+  #sequence: CommitSequence;
   #flushing: Promise<void> | null = null;
+  #flushingAll = false;
   // A timer tick came while a flush was under way: the next flush starts as it ends.
   #again = false;
   #timer: ReturnType<typeof setInterval> | undefined;
-  #intervalMs = 1000;
-  #paceTimer: ReturnType<typeof setInterval> | undefined;
-  // The wall time the last large flush took a link (see startIfBehind); 0 until one has run.
-  #msPerLink = 0;
   #classifier: Promise<VisitClassifier> | null = null;
   #dropped = 0;
 
@@ -119,23 +155,44 @@ export class ClickBuffer {
     this.#store = store;
     this.#options = options;
     this.#threshold = options.flushThreshold ?? 20_000;
-    this.#maxPending = options.maxPending ?? 200_000;
+    this.#maxPendingBytes = options.maxPendingBytes ?? MAX_PENDING_BYTES;
+    this.#book = new FigureBook(
+      options.statsLagMs ?? 60_000,
+      options.maxFigureBytes ?? MAX_FIGURE_BYTES,
+    );
+    this.#sequence = new CommitSequence(store);
     this.#batch = this.#newBatch(store.now());
   }
 
-  /** Visits recorded and not yet written (distinct visitors per link). */
+  /** Visits recorded whose clicks are not yet written (distinct visitors per link). */
   get pending(): number {
     return this.#batch.size + this.#retrySize;
   }
 
+  /** Bytes the visits waiting for their clicks take (see {@linkcode MAX_PENDING_BYTES}). */
+  get pendingBytes(): number {
+    return this.#batch.bytes + this.#retryBytes;
+  }
+
+  /** Links whose figures other than clicks wait for the slower cadence. */
+  get figuresWaiting(): number {
+    return this.#book.size;
+  }
+
   /**
-   * How long the oldest visit not yet written has waited, in ms at `now`; 0 when every visit is
-   * written. Clicks lag their visits by this much at most. Reads every link waiting: for a
-   * metrics scrape, not for the request path.
+   * How long the oldest visit whose clicks are not yet written has waited, in ms at `now`; 0
+   * when every click is written. Clicks lag their visits by this much at most. Reads every link
+   * waiting: for a metrics scrape, not for the request path.
    */
   waitingMs(now: number = this.#store.now()): number {
     const oldest = oldestVisitAt([...this.#writing, ...this.#retry, this.#batch]);
     // A clock set back past the first visit reads as no wait, never as a negative one.
+    return oldest === Infinity ? 0 : Math.max(0, now - oldest);
+  }
+
+  /** How long the figures waiting longest have waited, in ms at `now`; 0 when none waits. */
+  figuresWaitingMs(now: number = this.#store.now()): number {
+    const oldest = this.#book.oldest;
     return oldest === Infinity ? 0 : Math.max(0, now - oldest);
   }
 
@@ -151,7 +208,8 @@ export class ClickBuffer {
 
   /**
    * {@linkcode ClickBuffer.record} with the facts as arguments, for the redirect's hot path: a
-   * repeat visitor allocates nothing, and a caller that has read the clock passes `now`.
+   * repeat visitor allocates nothing but its key, and a caller that has read the clock passes
+   * `now`.
    */
   recordVisit(
     link: VisitedLink,
@@ -162,7 +220,8 @@ export class ClickBuffer {
     now: number = this.#store.now(),
   ): void {
     if (now >= this.#batch.dayEnd) this.#rollOver(now);
-    if (this.#batch.size + this.#retrySize >= this.#maxPending) {
+    const waiting = this.#batch.bytes + this.#retryBytes;
+    if (waiting >= this.#maxPendingBytes) {
       this.#dropped++;
       return;
     }
@@ -170,7 +229,7 @@ export class ClickBuffer {
     const joining = open?.links.get(link.id);
     if (
       open && joining && !joining.taken && now < open.dayEnd &&
-      open.size + this.#batch.size + this.#retrySize < this.#maxPending
+      open.bytes + waiting < this.#maxPendingBytes
     ) {
       // Its link is still to be written by the flush under way: written with it. The batch
       // being written counts toward the bound here, so joining never passes it.
@@ -186,162 +245,149 @@ export class ClickBuffer {
           visitors: new Map(),
           firstAt: now,
           taken: false,
+          bytes: LINK_BYTES,
         };
         batch.links.set(link.id, pending);
+        batch.bytes += LINK_BYTES;
       }
       if (addVisit(batch, pending, userAgent, referer, client, country, now)) {
-        if (batch.size >= this.#threshold) queueMicrotask(() => void this.flush());
+        if (batch.size >= this.#threshold) queueMicrotask(() => void this.#run(false));
       }
     }
     this.#options.onRecorded?.(1);
   }
 
-  /** Writes everything recorded so far; concurrent calls share one flush. */
+  /** Writes everything recorded so far, figures included; concurrent calls share one flush. */
   flush(): Promise<void> {
-    this.#flushing ??= this.#flushAll().finally(() => {
+    return this.#run(true);
+  }
+
+  #run(all: boolean): Promise<void> {
+    if (this.#flushing !== null) {
+      // A tick's flush under way may leave figures for later: everything is written after it.
+      if (all && !this.#flushingAll) return this.#flushing.then(() => this.#run(true));
+      return this.#flushing;
+    }
+    this.#flushingAll = all;
+    this.#flushing = this.#flushAll(all).finally(() => {
       this.#flushing = null;
-      if (this.#again && this.#timer !== undefined) void this.flush();
+      if (this.#again && this.#timer !== undefined) void this.#run(false);
       this.#again = false;
     });
     return this.#flushing;
   }
 
   /**
-   * Flushes every `intervalMs` (default 1 s) until {@linkcode ClickBuffer.stop}, and sooner
-   * when a large batch would lag past the target ({@linkcode ClickBuffer.startIfBehind}, checked
-   * every tenth of that).
+   * Flushes every `intervalMs` (default 1 s) until {@linkcode ClickBuffer.stop}: the clicks
+   * recorded, and the figures due.
    */
   start(intervalMs = 1000): void {
-    this.#intervalMs = intervalMs;
-    this.#timer ??= this.#startTicks();
-    this.#paceTimer ??= setInterval(() => this.startIfBehind(), intervalMs / 10);
-  }
-
-  #startTicks(): ReturnType<typeof setInterval> {
-    return setInterval(() => {
+    // The country database loads now, not in the first flush under traffic.
+    this.#classifierReady().catch(() => {});
+    this.#timer ??= setInterval(() => {
       // A flush still under way at the tick is followed at once by the next: flushes longer
       // than a tick run back to back.
       if (this.#flushing !== null) this.#again = true;
-      else void this.flush();
-    }, this.#intervalMs);
+      else void this.#run(false);
+    }, intervalMs);
   }
 
-  /**
-   * Starts a flush now, ahead of the timer, when the batch taking visits is large and its
-   * oldest visit's wait, plus what its links would take at the last large flush's pace, reaches
-   * the lag target. A flush's work grows with its links, so under many distinct links a second
-   * the batch is written sooner and smaller. The timer's next tick then comes a full interval
-   * later, so an early flush takes the tick's place rather than adding one. Does nothing while
-   * a failed batch (or one set aside at midnight) waits: the tick retries those. True when it
-   * started a flush.
-   */
-  startIfBehind(now: number = this.#store.now()): boolean {
-    if (this.#flushing !== null || this.#retry.length > 0) return false;
-    const batch = this.#batch;
-    if (batch.links.size < EARLY_FLUSH_LINKS || this.#msPerLink === 0) return false;
-    const oldestAt = batch.links.values().next().value!.firstAt; // links go in as first visited
-    if (now - oldestAt + batch.links.size * this.#msPerLink < LAG_TARGET_MS) return false;
-    if (this.#timer !== undefined) {
-      clearInterval(this.#timer);
-      this.#timer = this.#startTicks();
-    }
-    void this.flush();
-    return true;
-  }
-
-  /** Stops the timers and flushes what is left; a failure here is reported, not thrown. */
+  /** Stops the timer and writes what is left; a failure here is reported, not thrown. */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
-    clearInterval(this.#paceTimer);
     this.#timer = undefined;
-    this.#paceTimer = undefined;
     await this.flush();
-    if (this.#batch.size > 0 || this.#retry.length > 0) await this.flush();
+    if (this.#batch.size > 0 || this.#retry.length > 0 || this.#book.size > 0) {
+      await this.flush();
+    }
   }
 
-  async #flushAll(): Promise<void> {
+  async #flushAll(all: boolean): Promise<void> {
     if (this.#batch.size > 0) this.#rollOver(this.#store.now());
     const batches = this.#retry;
     this.#keepForRetry([]);
     this.#writing = batches;
-    // After an outage there is a batch per second of it; their links together size the commits.
-    const links = batches.reduce((sum, batch) => sum + batch.links.size, 0);
-    const pace: FlushPace = {
-      oldestAt: oldestVisitAt(batches),
-      startedAt: this.#store.now(),
-      written: 0,
-    };
+    let failure: { error: unknown } | undefined;
     try {
-      for (const [i, batch] of batches.entries()) {
-        try {
-          await this.#write(batch, links, pace);
-        } catch (error) {
-          // Keep this batch and the rest for the next flush; nothing recorded is lost. They go
-          // before any batch that midnight moved to #retry meanwhile: a link's visits are
-          // written oldest first, which a retry's check for a commit that landed relies on.
-          this.#keepForRetry([...batches.slice(i), ...this.#retry]);
-          throw error;
-        }
-      }
-      if (links >= EARLY_FLUSH_LINKS) {
-        this.#msPerLink = (this.#store.now() - pace.startedAt) / links;
-      }
-      // Names whose counts moved take their new places; a rerank that fails keeps them for the
-      // next one (see `rerank`), which the next flush runs.
-      const touched = [...this.#touched.values()];
-      this.#touched.clear();
-      await rerank(this.#store, touched);
+      // A commit whose outcome was unknown is found landed or lost before anything else.
+      await this.#sequence.settle();
+      this.#book.settle(this.#sequence, this.#touched);
+      const classifier = await this.#classifierReady();
+      await classifier.learn(...await factsToLearn(batches));
+      for (const batch of batches) await this.#writeClicks(batch);
     } catch (error) {
-      this.#report("click flush failed, will retry", error);
+      // Keep the batches not written for the next flush; nothing recorded is lost. They go
+      // before any batch that midnight moved to #retry meanwhile: a link's visits are written
+      // oldest first.
+      const left = batches.filter((batch) => batch.links.size > 0);
+      this.#keepForRetry([...left, ...this.#retry]);
+      failure = { error };
     } finally {
       this.#writing = [];
     }
+    try {
+      // The figures of the clicks written go on, even when some clicks are left for a retry.
+      await this.#writeFigures(all);
+    } catch (error) {
+      failure ??= { error };
+    }
+    if (failure !== undefined) this.#report("click flush failed, will retry", failure.error);
   }
 
-  /**
-   * Writes one batch of a flush of `flushLinks` links whose `pace` is kept up to date as its
-   * chunks commit: a flush falling behind the lag target takes more of the core (see
-   * `commitsInFlight`).
-   */
-  async #write(batch: Batch, flushLinks: number, pace: FlushPace): Promise<void> {
+  /** Writes one batch's clicks; each chunk's links leave it as they commit. */
+  async #writeClicks(batch: Batch): Promise<void> {
     const classifier = await this.#classifierReady();
-    // The pace is the store's: it counts from the first write, not from loading the country
-    // database that the process's first flush waits for.
-    if (pace.written === 0) pace.startedAt = this.#store.now();
     this.#open = batch;
     try {
-      await writeVisits(this.#store, summaries(batch, classifier), {
-        flushLinks,
-        touched: this.#touched,
-        known: this.#known,
-        writer: this.#writer,
-        inFlight: () => commitsInFlight(flushLinks, pace, this.#store.now()),
+      await writeClicks(this.#sequence, this.#store, summaries(batch, classifier), {
+        perCommit: this.#options.clicksPerCommit ?? CLICKS_PER_COMMIT,
         onCommitted: (chunk, outcome) => {
-          pace.written += chunk.length;
-          // Committed chunks leave the batch, so a retry never writes them twice.
+          const now = this.#store.now();
           for (const link of chunk) {
             const pending = batch.links.get(link.id);
-            if (pending) batch.size -= pending.visitors.size;
+            if (pending) {
+              batch.size -= pending.visitors.size;
+              batch.bytes -= pending.bytes;
+            }
             batch.links.delete(link.id);
+            this.#book.add(link, now);
           }
           this.#options.onFlushed?.(outcome);
         },
         onUncertain: (chunk) => {
           for (const link of chunk) {
             const pending = batch.links.get(link.id);
-            if (pending) pending.uncertainSince ??= link.uncertainSince;
+            if (pending && link.uncertainAt !== undefined) pending.uncertainAt = link.uncertainAt;
           }
-        },
-        onRefused: (link, error) => {
-          this.#report(
-            `click figures of link ${link.slug} are too large to write; visits dropped`,
-            error,
-          );
         },
       });
     } finally {
       this.#open = null;
     }
+  }
+
+  /** Writes the figures due (every one when `all`), then moves the ranked names touched. */
+  async #writeFigures(all: boolean): Promise<void> {
+    const started = performance.now();
+    const due: LinkFigures[] = this.#book.take(this.#store.now(), all);
+    await writeFigures(this.#sequence, this.#store, due, {
+      touched: this.#touched,
+      onWritten: (chunk) => {
+        for (const figures of chunk) this.#book.delete(figures);
+      },
+      onRefused: (link, error) => {
+        this.#report(
+          `click figures of link ${link.slug} are too large to write; visits dropped`,
+          error,
+        );
+      },
+      enough: all ? undefined : () => performance.now() - started >= FIGURES_TICK_MS,
+    });
+    // Names whose counts moved take their new places; a rerank that fails keeps them for the
+    // next one (see `rerank`).
+    const touched = [...this.#touched.values()];
+    this.#touched.clear();
+    await rerank(this.#store, touched);
   }
 
   #rollOver(now: number): void {
@@ -352,11 +398,12 @@ export class ClickBuffer {
   #keepForRetry(batches: Batch[]): void {
     this.#retry = batches;
     this.#retrySize = batches.reduce((sum, batch) => sum + batch.size, 0);
+    this.#retryBytes = batches.reduce((sum, batch) => sum + batch.bytes, 0);
   }
 
   #newBatch(now: number): Batch {
     const dayStart = now - (now % DAY_MS);
-    return { day: dayOf(now), dayEnd: dayStart + DAY_MS, links: new Map(), size: 0 };
+    return { day: dayOf(now), dayEnd: dayStart + DAY_MS, links: new Map(), size: 0, bytes: 0 };
   }
 
   #classifierReady(): Promise<VisitClassifier> {
@@ -385,11 +432,34 @@ function oldestVisitAt(batches: Batch[]): number {
 }
 
 /**
+ * Every distinct User-Agent of the visitors waiting in `batches`, and every distinct address of
+ * those whose country no proxy named: what classifying them costs, to be done in slices.
+ */
+async function factsToLearn(batches: Batch[]): Promise<[Set<string>, Set<string>]> {
+  const userAgents = new Set<string>();
+  const addresses = new Set<string>();
+  let sliceStart = performance.now();
+  for (const batch of batches) {
+    for (const link of batch.links.values()) {
+      for (const key of link.visitors.keys()) {
+        const facts = factsOf(key);
+        userAgents.add(facts.userAgent);
+        if (facts.country === "") addresses.add(facts.client);
+      }
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await yieldToLoop();
+        sliceStart = performance.now();
+      }
+    }
+  }
+  return [userAgents, addresses];
+}
+
+/**
  * Each link of `batch` summarized as it is taken, so a flush does that work a chunk at a time
  * between its commits. The links go in the order of their ids, which is the order of their
- * figures in the store: a commit's links then share the store's pages, where links in the order
- * they were visited would each touch pages of their own (`deno task bench flush`). Links leave
- * the batch as their chunks commit, while this runs.
+ * counters in the store: a commit's sums then share the store's pages. Links leave the batch as
+ * their chunks commit, while this runs.
  */
 function* summaries(batch: Batch, classifier: VisitClassifier): Generator<LinkVisits> {
   for (const id of [...batch.links.keys()].sort()) {
@@ -418,21 +488,26 @@ function addVisit(
     return false;
   }
   pending.visitors.set(key, { count: 1, last: now });
+  const bytes = key.length * 2 + VISITOR_BYTES;
+  pending.bytes += bytes;
+  batch.bytes += bytes;
   batch.size++;
   return true;
 }
 
 /**
  * One string for a visitor: its facts joined by newlines, which no header value holds, with
- * the User-Agent and Referer cut to {@linkcode MAX_KEPT_HEADER}. A repeat visitor's key is
- * built from the very strings it came with, cut only when long.
+ * the User-Agent cut to {@linkcode MAX_KEPT_USER_AGENT} characters and the Referer to
+ * {@linkcode MAX_KEPT_REFERER}.
  */
 function visitorKey(userAgent: string, referer: string, client: string, country: string): string {
-  return `${kept(userAgent)}\n${kept(referer)}\n${client}\n${country}`;
+  return `${kept(userAgent, MAX_KEPT_USER_AGENT)}\n${
+    kept(referer, MAX_KEPT_REFERER)
+  }\n${client}\n${country}`;
 }
 
-function kept(header: string): string {
-  return header.length > MAX_KEPT_HEADER ? header.slice(0, MAX_KEPT_HEADER) : header;
+function kept(header: string, most: number): string {
+  return header.length > most ? header.slice(0, most) : header;
 }
 
 /** The facts a {@linkcode visitorKey} holds. */
@@ -453,7 +528,7 @@ function summarize(link: PendingLink, day: string, classifier: VisitClassifier):
     devices: new Map(),
     countries: new Map(),
   };
-  if (link.uncertainSince !== undefined) visits.uncertainSince = link.uncertainSince;
+  if (link.uncertainAt !== undefined) visits.uncertainAt = link.uncertainAt;
   for (const [key, visitor] of link.visitors) {
     const kind = classifier.classify(factsOf(key));
     add(visits.devices, kind.device, visitor.count);

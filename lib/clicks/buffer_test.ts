@@ -2,7 +2,7 @@ import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, tally, type TestStore } from "../../tests/_helpers/store.ts";
 import { BOT_UA, DESKTOP_UA as DESKTOP, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
 import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
-import { linkStatsKey, tallyRankedAtKey } from "../kv/keys.ts";
+import { linkClicksKey, linkStatsKey, tallyRankedAtKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";
 import { readCounters } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
@@ -39,7 +39,7 @@ Deno.test("a flush writes clicks, last use, and every breakdown", async () => {
   assertEquals(await tally(store, COUNTRIES, "DE"), 1);
 });
 
-Deno.test("a visit keeps the first 512 characters of its User-Agent and Referer", async () => {
+Deno.test("a visit keeps the first 256 characters of its User-Agent, 512 of its Referer", async () => {
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "long" }, options);
   const buffer = new ClickBuffer(store);
@@ -446,7 +446,11 @@ async function visitedLinks(
   bufferOptions: ClickBufferOptions = {},
 ) {
   const links = await linksOf(store, count);
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, bufferOptions);
+  // Ten links a commit of clicks, so that a test of a few links sees a flush of several commits.
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, {
+    clicksPerCommit: 10,
+    ...bufferOptions,
+  });
   for (const link of links) buffer.record(link, visit());
   return { links, buffer, faults };
 }
@@ -460,23 +464,6 @@ function onFirstCommit(faults: Faults, act: () => void): void {
     act();
   };
 }
-
-Deno.test("a flush whose pace would let clicks lag past the target keeps more commits in flight", async () => {
-  for (const [msACommit, inFlight] of [[10, 1], [60, 4]] as const) {
-    await using store = await memoryStore();
-    // Each commit of the first flush starts by reading its links' figures, and the lanes a
-    // chunk starts take their chunks at once: the reads under way count the commits in flight.
-    // (A chunk's ten keys are one read; the ranking after the flush reads a few names, alone.)
-    const faults: Faults = { commits: 0, down: false, reading: { now: 0, most: 0 } };
-    faults.onCommit = () => store.advance(msACommit);
-    // 300 links: 30 commits of 10, taking 0.3 s in all at 10 ms a commit, 1.8 s at 60 ms.
-    const { buffer } = await visitedLinks(store, 300, faults);
-    await buffer.flush();
-    assertEquals(faults.reading!.most, inFlight, `${msACommit} ms a commit`);
-    assertEquals(await tally(store, CLICKS), 300);
-    assertEquals(buffer.pending, 0);
-  }
-});
 
 /** The timers a buffer sets, run by hand; disposing it puts the real ones back. */
 function handTimers() {
@@ -496,36 +483,6 @@ function handTimers() {
     },
   };
 }
-
-Deno.test("a large batch is flushed ahead of the timer when its oldest visit would lag past the target", async () => {
-  await using store = await memoryStore();
-  const faults: Faults = { commits: 0, down: false };
-  const { links, buffer } = await visitedLinks(store, 1_000, faults);
-  using hand = handTimers();
-  buffer.start();
-  assertEquals(hand.timers.map(({ ms }) => ms), [1_000, 100], "the tick, and the check for pace");
-  assertEquals(buffer.startIfBehind(store.now() + 10_000), false, "no large flush to pace by");
-  faults.onCommit = () => store.advance(10); // 100 commits of 10 links: 1 ms a link
-  await buffer.flush();
-  faults.onCommit = undefined;
-  for (const link of links.slice(0, 999)) buffer.record(link, visit());
-  assertEquals(buffer.startIfBehind(store.now() + 10_000), false, "fewer than 1,000 links");
-  buffer.record(links[999]!, visit());
-  // The oldest visit's wait plus 1,000 links at 1 ms: the 1.5 s target is reached at 500 ms.
-  assertEquals(buffer.startIfBehind(store.now() + 499), false);
-  assertEquals(buffer.startIfBehind(store.now() + 500), true);
-  assertEquals(buffer.startIfBehind(store.now() + 500), false, "one flush at a time");
-  assertEquals(
-    hand.timers.map(({ ms, cleared }) => [ms, cleared]),
-    [[1_000, true], [100, false], [1_000, false]],
-    "the early flush takes the tick's place: the next comes a full interval later",
-  );
-  await buffer.flush();
-  assertEquals(buffer.pending, 0);
-  assertEquals(await tally(store, CLICKS), 2_000);
-  await buffer.stop();
-  assert(hand.timers.every(({ cleared }) => cleared), "stop clears the timers");
-});
 
 Deno.test("a visit to a link the flush under way has not taken yet is written by that flush", async () => {
   await using store = await memoryStore();
@@ -583,10 +540,24 @@ Deno.test("a visit after midnight does not join the flush of the day before", as
 
 Deno.test("visits join a flush only within the bound on visitors waiting", async () => {
   await using store = await memoryStore();
-  const { links, buffer, faults } = await visitedLinks(store, 15, undefined, { maxPending: 20 });
+  // A bound of the bytes of the fifteen links' visits and five visitors more.
+  const visitor = (i: number) => visit({ client: `81.2.69.${i}` });
+  await using other = await memoryStore();
+  const sizing = new ClickBuffer(other);
+  const [first, second] = await linksOf(other, 2);
+  sizing.record(first!, visit());
+  const one = sizing.pendingBytes;
+  sizing.record(first!, visitor(0));
+  const more = sizing.pendingBytes - one;
+  sizing.record(second!, visit());
+  const perLink = sizing.pendingBytes - one - more;
+  assertEquals(perLink, one, "every link's first visit takes as many bytes");
+  const { links, buffer, faults } = await visitedLinks(store, 15, undefined, {
+    maxPendingBytes: 15 * perLink + 5 * more,
+  });
   onFirstCommit(faults, () => {
     // Ten new visitors of a link still to be written: five join (15 -> 20), five wait.
-    for (let i = 0; i < 10; i++) buffer.record(links[14]!, visit({ client: `81.2.69.${i}` }));
+    for (let i = 0; i < 10; i++) buffer.record(links[14]!, visitor(i));
   });
   await buffer.flush();
   assertEquals(await clicksOf(store, links[14]!), 6);
@@ -600,7 +571,9 @@ Deno.test("the wait is the oldest unwritten visit's, link by link", async () => 
   await using store = await memoryStore();
   const links = await linksOf(store, 12);
   const faults: Faults = { commits: 0, down: false };
-  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) });
+  const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, {
+    clicksPerCommit: 10,
+  });
   for (const link of links.slice(0, 10)) buffer.record(link, visit());
   store.advance(700);
   for (const link of links.slice(10)) buffer.record(link, visit());
@@ -632,4 +605,89 @@ Deno.test("a tick during a flush starts the next flush as soon as it ends", asyn
   assertEquals(buffer.pending, 0, "the next flush ran at once, with no tick of its own");
   assertEquals(await tally(store, CLICKS), 16);
   await buffer.stop();
+});
+
+/** Lets the flush a hand-run tick started finish. */
+async function settled(buffer: ClickBuffer): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  while (buffer.pending > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+Deno.test("each second writes clicks only; the record and totals once the lag is up", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "lag" }, options);
+  const buffer = new ClickBuffer(store, { statsLagMs: 60_000 });
+  using hand = handTimers();
+  buffer.start();
+  const tick = hand.timers[0]!.tick;
+  const record = async () => (await store.kv.get(linkStatsKey(link.id))).versionstamp;
+  const made = await record();
+  for (let second = 0; second < 25; second++) {
+    buffer.record(link, visit({ referer: "https://news.example/" }));
+    tick();
+    await settled(buffer);
+    store.advance(1_000);
+  }
+  assertEquals(await clicksOf(store, link), 25, "every click within the second");
+  assertEquals(await record(), made, "the record is not rewritten before half the lag");
+  assertEquals(await tally(store, CLICKS), 0);
+  assertEquals(buffer.figuresWaiting, 1);
+  assertEquals(buffer.figuresWaitingMs(), 25_000);
+  store.advance(35_000); // past the lag from the first visit waiting
+  tick();
+  await settled(buffer);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assertEquals(await tally(store, CLICKS), 25);
+  assertEquals(await tally(store, REFERRERS, "news.example"), 25);
+  assertEquals((await readCounters(store, [link.id]))[0]!.lastUsedAt, store.now() - 36_000);
+  assertEquals(buffer.figuresWaiting, 0);
+  const written = await record();
+  assert(written !== made);
+  buffer.record(link, visit());
+  tick();
+  await settled(buffer);
+  assertEquals(await clicksOf(store, link), 26);
+  assertEquals(await record(), written, "rewritten at most once a lag period");
+  await buffer.stop();
+  assertEquals(await tally(store, CLICKS), 26, "stop writes everything");
+});
+
+Deno.test("figures past the bound in bytes are written at once, sooner than the lag", async () => {
+  await using store = await memoryStore();
+  const links = await linksOf(store, 3);
+  const buffer = new ClickBuffer(store, { statsLagMs: 300_000, maxFigureBytes: 1 });
+  using hand = handTimers();
+  buffer.start();
+  for (const link of links) buffer.record(link, visit());
+  hand.timers[0]!.tick();
+  await settled(buffer);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assertEquals(await tally(store, CLICKS), 3);
+  assertEquals(buffer.figuresWaiting, 0);
+  await buffer.stop();
+});
+
+Deno.test("a link removed while its figures wait loses them, and its counter too", async () => {
+  await using store = await memoryStore();
+  const kept = await createLink(store, { url: "example.com/k", slug: "kept" }, options);
+  const gone = await createLink(store, { url: "example.com/g", slug: "gone" }, options);
+  const buffer = new ClickBuffer(store, { statsLagMs: 60_000 });
+  using hand = handTimers();
+  buffer.start();
+  buffer.record(kept, visit());
+  buffer.record(gone, visit());
+  hand.timers[0]!.tick();
+  await settled(buffer);
+  assertEquals(await clicksOf(store, gone), 1);
+  await removeLink(store, "gone");
+  assertEquals((await store.kv.get(linkClicksKey(gone.id))).value, null, "removal deletes it");
+  buffer.record(gone, visit()); // a visit the removal raced: its sum makes the counter again
+  hand.timers[0]!.tick();
+  await settled(buffer);
+  await buffer.stop();
+  assertEquals(await tally(store, CLICKS), 1);
+  assertEquals(await tally(store, COUNTRIES, "GB"), 1);
+  assertEquals((await store.kv.get(linkClicksKey(gone.id))).value, null, "and the flush after");
+  assertEquals((await store.kv.get(linkStatsKey(gone.id))).value, null);
 });

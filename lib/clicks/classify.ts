@@ -35,17 +35,62 @@ export interface VisitFacts {
 /** Looks up a country code for an address, or `null`. */
 export type CountryLookup = (address: string) => string | null;
 
-const CACHE_SIZE = 2000;
+// The answers kept, per User-Agent, address and Referer: past these, a cache starts afresh. A
+// flush classifies each distinct visitor's facts it does not know; repeat visitors, and the
+// addresses of a busy service's clients, are known from one flush to the next. At most some 6,
+// 5 and 6 MiB, with the longest User-Agents and Referers a visit keeps.
+const MAX_DEVICES = 10_000;
+const MAX_COUNTRIES = 50_000;
+const MAX_REFERRERS = 5_000;
+
+/** The most of a User-Agent parsed: what tells a device or a bot, at a bounded cost. */
+export const PARSED_USER_AGENT = 256;
+
+/** A flush's work between turns of the event loop, at most (a slice of it), in ms. */
+export const SLICE_MS = 4;
+
+/** Lets the event loop run what waits (requests, timers) before going on. */
+export function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 /** Classifies visits, caching per user agent and per address. */
 export class VisitClassifier {
   #devices = new Map<string, Device>();
   #countries = new Map<string, string>();
+  #referrers = new Map<string, string>();
   #lookup: CountryLookup;
 
   /** Builds a classifier that finds countries with `lookup`. */
   constructor(lookup: CountryLookup) {
     this.#lookup = lookup;
+  }
+
+  /**
+   * Classifies each of `userAgents`, and finds the country of each of `addresses`, not yet
+   * known, once each, yielding to the event loop between slices of a few ms, so a flush of many
+   * distinct visitors never holds the loop; the answers are kept for this flush's visits (those
+   * of the flush before are forgotten first, past the usual cache's size).
+   */
+  async learn(userAgents: Iterable<string>, addresses: Iterable<string> = []): Promise<void> {
+    if (this.#devices.size > MAX_DEVICES) this.#devices.clear();
+    if (this.#countries.size > MAX_COUNTRIES) this.#countries.clear();
+    let sliceStart = performance.now();
+    const pause = async () => {
+      if (performance.now() - sliceStart < SLICE_MS) return;
+      await yieldToLoop();
+      sliceStart = performance.now();
+    };
+    for (const userAgent of userAgents) {
+      if (this.#devices.has(userAgent)) continue;
+      this.#devices.set(userAgent, deviceOf(userAgent));
+      await pause();
+    }
+    for (const address of addresses) {
+      if (this.#countries.has(address)) continue;
+      this.#countries.set(address, this.#lookUp(address));
+      await pause();
+    }
   }
 
   /** The class of one visit. */
@@ -54,7 +99,7 @@ export class VisitClassifier {
     return {
       bot: device === "bot",
       device,
-      referrer: referrerName(facts.referer),
+      referrer: this.#referrer(facts.referer),
       country: countryCode(facts.country) ?? this.#country(facts.client),
     };
   }
@@ -63,23 +108,40 @@ export class VisitClassifier {
     let device = this.#devices.get(userAgent);
     if (device === undefined) {
       device = deviceOf(userAgent);
-      remember(this.#devices, userAgent, device);
+      remember(this.#devices, userAgent, device, MAX_DEVICES);
     }
     return device;
+  }
+
+  #referrer(referer: string): string {
+    let name = this.#referrers.get(referer);
+    if (name === undefined) {
+      name = referrerName(referer);
+      remember(this.#referrers, referer, name, MAX_REFERRERS);
+    }
+    return name;
   }
 
   #country(address: string): string {
     let country = this.#countries.get(address);
     if (country === undefined) {
-      country = countryCode(safeLookup(this.#lookup, address)) ?? "unknown";
-      remember(this.#countries, address, country);
+      country = this.#lookUp(address);
+      remember(this.#countries, address, country, MAX_COUNTRIES);
     }
     return country;
   }
+
+  #lookUp(address: string): string {
+    return countryCode(safeLookup(this.#lookup, address)) ?? "unknown";
+  }
 }
 
-/** The device class of a user agent; an empty one is `other`, never a crash. */
-export function deviceOf(userAgent: string): Device {
+/**
+ * The device class of a user agent, told by its first {@linkcode PARSED_USER_AGENT} characters;
+ * an empty one is `other`, never a crash.
+ */
+export function deviceOf(whole: string): Device {
+  const userAgent = whole.length > PARSED_USER_AGENT ? whole.slice(0, PARSED_USER_AGENT) : whole;
   if (userAgent.trim() === "") return "other";
   if (isbot(userAgent)) return "bot";
   try {
@@ -176,7 +238,7 @@ function safeLookup(lookup: CountryLookup, address: string): string | null {
   }
 }
 
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+function remember<V>(cache: Map<string, V>, key: string, value: V, most: number): void {
+  if (cache.size >= most) cache.delete(cache.keys().next().value!);
   cache.set(key, value);
 }

@@ -62,6 +62,22 @@ export function usedUpLinkKey(slug: string): Deno.KvKey {
   return ["links_used_up", slug];
 }
 
+/**
+ * A link's clicks by people: one `sum` a second per link clicked, never read on the way, so
+ * it runs ahead of the clicks share in its figures by what waits for the slower cadence.
+ */
+export function linkClicksKey(id: string): Deno.KvKey {
+  return ["link_clicks", id];
+}
+
+/**
+ * The number of the last commit one click writer (a process) landed: checked and set by each of
+ * its commits, so a commit whose outcome is unknown is told landed or lost by reading it.
+ */
+export function clickWriterKey(writer: string): Deno.KvKey {
+  return ["click_writers", writer];
+}
+
 /** A service-wide counter: the sum of every live link's share of it. */
 export function tallyKey(kind: string, name: string): Deno.KvKey {
   return ["tallies", kind, name];

@@ -22,3 +22,4 @@ export * from "./cache.ts";
 export * from "./retire.ts";
 export * from "./outcome.ts";
 export * from "./visits.ts";
+export * from "./open.ts";

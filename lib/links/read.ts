@@ -2,10 +2,9 @@
  * Reading links: every read checks the deadline, and gives a legacy record its deadline.
  * @module
  */
-import { getManyChunked } from "../kv/get_many.ts";
-import { linkKey, linkStatsKey } from "../kv/keys.ts";
+import { linkKey } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
-import { clicksOf, readLinkStats } from "../tallies/shares.ts";
+import { readLinkFigures } from "../tallies/link_figures.ts";
 import { stampLegacyLink } from "./legacy.ts";
 import { type DatedLinkRecord, isExpired, type LinkCounters, type LinkRecord } from "./record.ts";
 import { linkCacheOf } from "./cache.ts";
@@ -49,11 +48,14 @@ export async function getLiveLink(store: Store, slug: string): Promise<DatedLink
   return found.status === "live" ? found.record : null;
 }
 
-/** The click figures of each link id, in order. */
+/**
+ * The click figures of each link id, in order: clicks from the link's counter (2 s behind at
+ * most), last use from its figures (`STATS_LAG_SECONDS` behind at most).
+ */
 export async function readCounters(store: Store, ids: string[]): Promise<LinkCounters[]> {
-  const entries = await getManyChunked(store.kv, ids.map(linkStatsKey));
-  return entries.map((entry) => {
-    const stats = readLinkStats(entry.value);
-    return { clicks: clicksOf(stats), lastUsedAt: stats.lastUsedAt };
-  });
+  const figures = await readLinkFigures(store, ids);
+  return figures.map((link) => ({
+    clicks: link?.clicks ?? 0,
+    lastUsedAt: link?.lastUsedAt ?? null,
+  }));
 }

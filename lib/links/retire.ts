@@ -17,6 +17,7 @@ import {
   cacheRemovalKey,
   linkByCreatedKey,
   linkByExpiryKey,
+  linkClicksKey,
   linkKey,
   linkRankKey,
   linkStatsKey,
@@ -72,6 +73,8 @@ export function addRetirement(
   else atomic.delete(linkByExpiryKey(link.expiresAt, link.slug));
   atomic.sum(cacheEpochKey(), 1n);
   atomic.set(cacheRemovalKey(Date.now(), link.id), link.slug, { expireIn: REMOVAL_LOG_MS });
+  // Its clicks' counter: never part of a service-wide figure (those are the shares below).
+  atomic.delete(linkClicksKey(link.id));
   atomic.check(stats);
   const ranked: RankedName[] = [];
   if (stats.value === null) return ranked;
@@ -174,7 +177,7 @@ function costOfRetirement(
 ): CommitCost {
   const cost = {
     checks: 2,
-    mutations: target.keepRecord ? 5 : 6,
+    mutations: target.keepRecord ? 6 : 7,
     keyBytes: LINK_KEY_BYTES + REMOVAL_KEY_BYTES,
   };
   if (stats.value === null) return cost;

@@ -16,7 +16,9 @@ const expiresInDays = z.number().int().min(0).describe(
   "Whole days left, rounded up; a new link says 7",
 );
 const expiresAt = z.iso.datetime().describe("The deadline, ISO 8601 UTC");
-const clicks = z.number().int().min(0).describe("Clicks by people (bots are not counted)");
+const clicks = z.number().int().min(0).describe(
+  "Clicks by people (bots are not counted); lags a visit by at most 2 seconds",
+);
 const createdAt = z.iso.datetime().describe("When the link was made, ISO 8601 UTC");
 const maxVisits = z.number().int().min(1).max(MAX_VISITS_LIMIT).nullable().describe(
   "Most visits by people (bots, previews and HEAD never count); `null` when unlimited",
@@ -53,7 +55,7 @@ export const linkListEntry = z.object({
   protected: isProtected,
   createdAt,
   lastUsedAt: z.iso.datetime().nullable().describe(
-    "The last click, ISO 8601 UTC; `null` before it",
+    "The last click, ISO 8601 UTC; `null` before it. Lags a visit by at most `STATS_LAG_SECONDS`",
   ),
   expiresAt,
   expiresInDays,

@@ -1,24 +1,15 @@
 /**
  * One link's figures: its clicks, last use, the last seven days and its breakdowns, read with
- * a bounded number of store reads (the link under its slug, then its figures record), whatever
- * the store holds. Where a link's figures are kept is known in {@linkcode readLinkFigures} and
- * nowhere else: `/api/stats?slug=` and the per-link page both read through it.
+ * a bounded number of store reads (the link under its slug, then its figures: see
+ * `lib/tallies/link_figures.ts`), whatever the store holds. `/api/stats?slug=` and the per-link
+ * page both read through {@linkcode readLinkFigures}.
  * @module
  */
-import { linkStatsKey } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
 import { lookupLink } from "../links/read.ts";
 import { expiresInDays, isExpired, shortUrlOf } from "../links/record.ts";
-import {
-  CLICKS,
-  COUNTRIES,
-  DAY_CLICKS,
-  DAY_MS,
-  dayOf,
-  DEVICES,
-  REFERRERS,
-} from "../tallies/kinds.ts";
-import { type LinkStats, readLinkStats, shareOf } from "../tallies/shares.ts";
+import { DAY_MS, dayOf } from "../tallies/kinds.ts";
+import { readOneLinkFigures } from "../tallies/link_figures.ts";
 import { TOP_NAMES } from "./read.ts";
 import type { StatsCount } from "./types.ts";
 
@@ -78,8 +69,7 @@ export async function readLinkFigures(
   if (isExpired(record, now)) {
     return { status: "expired", slug: record.slug, expiresAt: record.expiresAt };
   }
-  const stored = await store.kv.get(linkStatsKey(record.id));
-  const stats = readLinkStats(stored.value);
+  const stored = await readOneLinkFigures(store, record.id);
   return {
     status: "live",
     figures: {
@@ -88,22 +78,22 @@ export async function readLinkFigures(
       protected: record.passHash !== null,
       createdAt: record.createdAt,
       expiresAt: record.expiresAt,
-      clicks: shareOf(stats, CLICKS),
-      lastUsedAt: stats.lastUsedAt,
+      clicks: stored?.clicks ?? 0,
+      lastUsedAt: stored?.lastUsedAt ?? null,
       days: Array.from({ length: 7 }, (_, i) => {
         const date = dayOf(now - (6 - i) * DAY_MS);
-        return { date, clicks: shareOf(stats, DAY_CLICKS, date) };
+        return { date, clicks: stored?.days[date] ?? 0 };
       }),
-      referrers: namesOf(stats, REFERRERS),
-      devices: namesOf(stats, DEVICES),
-      countries: namesOf(stats, COUNTRIES),
+      referrers: namesOf(stored?.referrers),
+      devices: namesOf(stored?.devices),
+      countries: namesOf(stored?.countries),
     },
   };
 }
 
-/** The names of `kind` with their counts, most first, then by name; at most TOP_NAMES. */
-function namesOf(stats: LinkStats, kind: string): StatsCount[] {
-  return Object.entries(stats.shares[kind] ?? {})
+/** Names with their counts, most first, then by name; at most TOP_NAMES. */
+function namesOf(counts: Record<string, number> = {}): StatsCount[] {
+  return Object.entries(counts)
     .filter(([, clicks]) => clicks > 0)
     .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
     .slice(0, TOP_NAMES)

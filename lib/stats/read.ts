@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  linkClicksKey,
   linkRanksPrefix,
   linksByExpiryPrefix,
   linkStatsKey,
@@ -145,14 +146,22 @@ async function readTopLinks(
     { prefix: linkRanksPrefix() },
     { reverse: true, batchSize: Math.min(MAX_LIST_BATCH, TOP_LINKS + gone.size + 1) },
   );
+  const ids: string[] = [];
   for await (const entry of ranks) {
     const id = String(entry.key[2]);
     if (gone.has(id)) continue;
     const { slug, title } = entry.value;
     top.push({ slug, shortUrl: shortUrlOf(slug, baseUrl), title, clicks: Number(entry.key[1]) });
+    ids.push(id);
     if (top.length === TOP_LINKS) break;
   }
-  return top;
+  // The order is the figures' (STATS_LAG_SECONDS behind at most); each link's clicks are its
+  // counter's, 2 s behind at most, and the few found are shown in their order.
+  const counters = await store.kv.getMany(ids.map(linkClicksKey));
+  top.forEach((link, i) => {
+    link.clicks = Math.max(link.clicks, Number(readCount(counters[i]?.value)));
+  });
+  return top.sort((a, b) => b.clicks - a.clicks);
 }
 
 /**

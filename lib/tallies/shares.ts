@@ -18,11 +18,6 @@ export interface LinkStats {
   shares: Shares;
   /** The last click by a person (epoch ms), or `null`. */
   lastUsedAt: number | null;
-  /**
-   * The click writers that wrote these figures lately: each one's id, and the number of its
-   * last commit that did (see `lib/clicks/flush.ts`). Absent until the first click is written.
-   */
-  writers?: Record<string, number>;
 }
 
 /** Most distinct referring hosts kept per link; the rest count under `other`. */
@@ -64,13 +59,6 @@ export function readLinkStats(value: unknown): LinkStats {
     shares,
     lastUsedAt: typeof last === "number" && last > 0 ? last : null,
   };
-  const writers = (value as Partial<LinkStats> | null)?.writers;
-  if (writers && typeof writers === "object") {
-    stats.writers = namesRecord();
-    for (const [id, commit] of Object.entries(writers)) {
-      if (typeof commit === "number" && Number.isFinite(commit)) stats.writers[id] = commit;
-    }
-  }
   return stats;
 }
 

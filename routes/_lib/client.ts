@@ -5,7 +5,11 @@
 import type { Context } from "hono";
 import { plainAddress } from "../../lib/ip/mod.ts";
 import type { AppEnv, ConnectionInfo } from "./env.ts";
-import type { HeaderReader } from "./request_headers.ts";
+
+/** One header at a time: the value the request sent, or `null` (`Headers` is one). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
 
 /**
  * The client's address: the first `X-Forwarded-For` entry when the proxy is trusted, otherwise

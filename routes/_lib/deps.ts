@@ -39,6 +39,7 @@ export async function createDeps(
     log,
     metrics,
     clicks: new ClickBuffer(store, {
+      statsLagMs: config.statsLagMs,
       log: (message, error) => log(logLine("error", message, { error: describeError(error) })),
       onRecorded: (visits) => metrics.clicksRecorded.inc(visits),
       onFlushed: (outcome) => metrics.clicksFlushed.inc(outcome.clicks + outcome.bots),

@@ -47,6 +47,11 @@ export interface RequestVariables {
    * A body sent as a form that parses as a JSON object is read as JSON (`curl -d '{...}'`).
    */
   formBody?: boolean;
+  /**
+   * Set by the redirect on its 302: sent without `X-Request-Id`, and access-logged only with
+   * `LOG_REDIRECTS=1` (metrics count it all the same).
+   */
+  redirect?: boolean;
 }
 
 /** The Hono environment of the app: bindings are the connection info. */

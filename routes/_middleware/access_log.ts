@@ -11,6 +11,8 @@ import { routeLabel } from "../_lib/route_label.ts";
 export interface AccessLogOptions {
   /** Where the lines go. */
   log: Logger;
+  /** Whether a redirect's 302 is logged too (`LOG_REDIRECTS=1`); default false. */
+  logRedirects?: boolean;
 }
 
 /** What the access log says of one answered request. */
@@ -79,14 +81,17 @@ export function writeAccess(log: Logger, entry: AccessEntry): void {
 
 /**
  * Logs `{time, level: "info", msg: "request", method, route, path, status, durationMs,
- * requestId}` for every request, once it is answered. The query string is left out: it can
+ * requestId}` for every request, once it is answered; a redirect's 302 only with
+ * `logRedirects`. The query string is left out: it can
  * hold addresses and slugs a log has no need of.
  */
 export function accessLog(options: AccessLogOptions): MiddlewareHandler<AppEnv> {
   const { log } = options;
+  const logRedirects = options.logRedirects ?? false;
   return async function accessLog(c, next) {
     const start = performance.now();
     await next();
+    if (c.get("redirect") && !logRedirects) return;
     // Any path can come here, so this line is escaped by JSON.stringify.
     log(accessLine({
       method: c.req.method,

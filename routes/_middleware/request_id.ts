@@ -37,7 +37,7 @@ export function requestIdFor(
 /**
  * Gives the request an id: the client's `X-Request-Id` when it is safe to log (see
  * {@linkcode SAFE_REQUEST_ID}), else a fresh one. It is set as the `requestId` variable and sent
- * back on the response.
+ * back on the response, except on a redirect's 302 (see `RequestVariables.redirect`).
  */
 export function requestId(options: RequestIdOptions = {}): MiddlewareHandler<AppEnv> {
   const header = options.header ?? "X-Request-Id";
@@ -46,6 +46,6 @@ export function requestId(options: RequestIdOptions = {}): MiddlewareHandler<App
     const id = requestIdFor(c.req.header(header), generate);
     c.set("requestId", id);
     await next();
-    c.res.headers.set(header, id);
+    if (!c.get("redirect")) c.res.headers.set(header, id);
   };
 }

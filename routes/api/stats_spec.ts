@@ -31,7 +31,9 @@ export const spec: RouteSpec = {
       "clicks, lastUsedAt, createdAt, expiresAt, expiresInDays, days, referrers, devices, " +
       "countries`), shown for a protected link too, since they never hold a destination; an " +
       "expired link answers 410, one that never existed 404. Bots and link-preview crawlers " +
-      "count only under the device `bot`. Click figures may lag a visit by at most 2 seconds. " +
+      "count only under the device `bot`. A link's `clicks` (its own, and each top link's) " +
+      "lag a visit by at most 2 seconds; every other figure by at most `STATS_LAG_SECONDS` " +
+      "(default 60). " +
       "One rate limit for both forms.",
     query: statsQuery,
     parameterExample: { slug: "hello" },

@@ -50,7 +50,12 @@ export interface TestAppOptions {
 
 /** Builds an app over a fresh `:memory:` store. */
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const config = loadConfig({ BASE_URL: TEST_BASE_URL, ...options.env });
+  const config = loadConfig({
+    BASE_URL: TEST_BASE_URL,
+    // Every figure written within about 2 s, as the tests read them.
+    STATS_LAG_SECONDS: "1",
+    ...options.env,
+  });
   let clock = options.start ?? Date.UTC(2026, 10, 2, 12);
   const kv = await Deno.openKv(":memory:");
   const store = createStore(options.faults ? faultyKv(kv, options.faults) : kv, {

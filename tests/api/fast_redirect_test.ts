@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertNotEquals } from "../_helpers/assert.ts";
+import { assert, assertEquals } from "../_helpers/assert.ts";
 import { TEST_BASE_URL, testApp } from "../_helpers/app.ts";
 import { loadConfig } from "../../fresh.config.ts";
 import { DESKTOP_UA } from "../../testing/visits.ts";
@@ -12,9 +12,7 @@ import { AccessEntry } from "../../routes/_middleware/access_log.ts";
 const WEEK = 7 * 86_400_000;
 
 function headersOf(res: Response): Record<string, string> {
-  const headers = Object.fromEntries(res.headers);
-  delete headers["x-request-id"];
-  return headers;
+  return Object.fromEntries(res.headers);
 }
 
 Deno.test("a cached link redirects exactly as a first read does", async () => {
@@ -26,24 +24,37 @@ Deno.test("a cached link redirects exactly as a first read does", async () => {
   const second = await t.request("/fast", { headers: { "User-Agent": DESKTOP_UA } });
   assertEquals(second.status, 302);
   assertEquals(headersOf(second), headersOf(first));
-  assertNotEquals(second.headers.get("x-request-id"), first.headers.get("x-request-id"));
   const given = await t.request("/fast", { headers: { "X-Request-Id": "trace-42" } });
-  assertEquals(given.headers.get("x-request-id"), "trace-42");
+  for (const res of [first, second, given]) {
+    assertEquals(res.headers.get("x-request-id"), null, "a redirect carries no request id");
+  }
   const redirects = lines.filter((line) => line.msg === "request" && line.route === "/:slug");
-  assertEquals(redirects.length, 3);
-  assertEquals(redirects.map((line) => [line.method, line.path, line.status]), [
-    ["GET", "/fast", 302],
-    ["GET", "/fast", 302],
-    ["GET", "/fast", 302],
-  ]);
-  assertEquals(redirects[2]!.requestId, "trace-42");
+  assertEquals(redirects, [], "no redirect is access-logged by default");
   await t.deps.clicks.flush();
   assertEquals((await (await t.request("/api/unshorten?slug=fast")).json()).clicks, 3);
   const metrics = await (await t.request("/metrics")).text();
   const counted = metrics.split("\n").find((line) =>
     line.startsWith('lapse_http_requests_total{route="/:slug",method="GET",status="302"}')
   );
-  assertEquals(counted?.split(" ")[1], "3");
+  assertEquals(counted?.split(" ")[1], "3", "metrics count every redirect");
+});
+
+Deno.test("with LOG_REDIRECTS=1 every redirect is access-logged, with the id it was sent", async () => {
+  const lines: Record<string, unknown>[] = [];
+  await using t = await testApp({
+    log: (line) => lines.push(line),
+    env: { LOG_REDIRECTS: "1" },
+  });
+  await t.json("/api/create", { url: "https://example.com/fast", slug: "fast" });
+  await t.request("/fast"); // the route
+  const given = await t.request("/fast", { headers: { "X-Request-Id": "trace-42" } }); // cached
+  assertEquals(given.headers.get("x-request-id"), null);
+  const redirects = lines.filter((line) => line.msg === "request" && line.route === "/:slug");
+  assertEquals(redirects.map((line) => [line.method, line.path, line.status]), [
+    ["GET", "/fast", 302],
+    ["GET", "/fast", 302],
+  ]);
+  assertEquals(redirects[1]!.requestId, "trace-42");
 });
 
 Deno.test("a cached link's access line waits as an AccessEntry, never as an object literal", async () => {
@@ -52,7 +63,7 @@ Deno.test("a cached link's access line waits as an AccessEntry, never as an obje
   const waiting: unknown[] = [];
   const log: Logger = () => {};
   log.later = (fields) => void waiting.push(fields);
-  await using t = await testApp({ log });
+  await using t = await testApp({ log, env: { LOG_REDIRECTS: "1" } });
   await t.json("/api/create", { url: "https://example.com/w", slug: "waits" });
   await t.request("/waits"); // the first read goes through the router, which logs at once
   await t.request("/waits", { headers: { "X-Request-Id": "trace-7" } });
@@ -185,20 +196,15 @@ Deno.test("a cached link with a query string still redirects", async () => {
   assertEquals(res.headers.get("location"), "https://example.com/q");
 });
 
-Deno.test("served over HTTP, concurrent redirects each carry their own request id and link", async () => {
+Deno.test("served over HTTP, concurrent redirects each carry their own link and no id", async () => {
   await using t = await testApp();
   const slugs = ["alpha", "bravo", "charlie"];
   for (const slug of slugs) {
     await t.json("/api/create", { url: `https://example.com/${slug}`, slug });
   }
-  const answers = new Set<Response>();
   await using server = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen() {} },
-    (request, info) => {
-      const response = t.app.fetch(request, info);
-      if (response instanceof Response && response.status === 302) answers.add(response);
-      return response;
-    },
+    (request, info) => t.app.fetch(request, info),
   );
   const origin = `http://127.0.0.1:${server.addr.port}`;
   const visit = async (slug: string, id: string) => {
@@ -211,17 +217,11 @@ Deno.test("served over HTTP, concurrent redirects each carry their own request i
   };
   // The first visit of each link reads it through the router; the rest are served from cache.
   for (const slug of slugs) await visit(slug, "warm");
-  answers.clear();
   const asked = Array.from({ length: 300 }, (_, i) => [slugs[i % 3]!, `req-${i}`] as const);
   const answered = await Promise.all(asked.map(([slug, id]) => visit(slug, id)));
-  assertEquals(answered, asked.map(([slug, id]) => [302, `https://example.com/${slug}`, id]));
-  // Each cached link answered with its one shared response, whatever the request's id.
-  assertEquals(answers.size, slugs.length);
-  const fresh = await visit("alpha", "not safe to log: spaces");
-  assertEquals(fresh.slice(0, 2), [302, "https://example.com/alpha"]);
-  assertNotEquals(fresh[2], "not safe to log: spaces");
+  assertEquals(answered, asked.map(([slug]) => [302, `https://example.com/${slug}`, null]));
   await t.request("/api/remove?slug=bravo", { method: "DELETE" });
   assertEquals((await visit("bravo", "after"))[0], 404);
   await t.deps.clicks.flush();
-  assertEquals((await (await t.request("/api/unshorten?slug=alpha")).json()).clicks, 102);
+  assertEquals((await (await t.request("/api/unshorten?slug=alpha")).json()).clicks, 101);
 });

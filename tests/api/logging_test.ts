@@ -5,9 +5,9 @@ import type { LogLine } from "../../lib/log/mod.ts";
 /** A fresh request id: this process's random prefix and a counter. */
 const FRESH_ID = /^[0-9a-f]{8}-[0-9a-z]+$/;
 
-async function loggedApp() {
+async function loggedApp(env: Record<string, string> = {}) {
   const lines: LogLine[] = [];
-  const t = await testApp({ log: (line) => lines.push(line) });
+  const t = await testApp({ log: (line) => lines.push(line), env });
   return Object.assign(t, { lines });
 }
 
@@ -37,13 +37,25 @@ Deno.test("every request is logged as one JSON line with its route, status, time
 });
 
 Deno.test("the redirect and unmatched paths are logged under their route pattern", async () => {
-  await using t = await loggedApp();
+  await using t = await loggedApp({ LOG_REDIRECTS: "1" });
   await t.json("/api/create", { url: "example.com", slug: "hello" });
   await (await t.request("/hello")).body?.cancel();
   await (await t.request("/a/b")).body?.cancel();
   const [, redirect, nested] = t.lines;
   assertEquals([redirect!.route, redirect!.path, redirect!.status], ["/:slug", "/hello", 302]);
   assertEquals([nested!.route, nested!.status], ["/*", 404]);
+});
+
+Deno.test("a redirect is not access-logged by default; its errors and other routes are", async () => {
+  await using t = await loggedApp();
+  await t.json("/api/create", { url: "example.com", slug: "hello" });
+  await (await t.request("/hello")).body?.cancel(); // the route
+  await (await t.request("/hello")).body?.cancel(); // the cached link
+  await (await t.request("/nope")).body?.cancel();
+  assertEquals(t.lines.map((line) => [line.route, line.status]), [
+    ["/api/create", 201],
+    ["/:slug", 404],
+  ]);
 });
 
 Deno.test("a safe incoming X-Request-Id is kept; anything else is replaced", async () => {
