@@ -1,9 +1,6 @@
 /**
- * How long clicks wait to be written as the number of distinct links clicked each second grows.
- * The flush's work follows the distinct links of a second, not the clicks: each load cycles
- * through more slugs of a 100,000-link store, the service alone on core 0 and wrk on core 1,
- * and `lapse_clicks_waiting_seconds` is polled every half second. The contract allows click
- * figures to lag visits by 2 s.
+ * How long clicks wait to be written as the distinct links clicked each second grow, on a
+ * 100,000-link store (`lapse_clicks_waiting_seconds`, polled every half second).
  * @module
  */
 import { fixed, freshStore, printTable, seedLinksFast, spreadPaths } from "./_lib.ts";

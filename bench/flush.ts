@@ -1,11 +1,7 @@
 /**
- * What writing clicks costs the process, apart from the redirect: the CPU a flush spends per link
- * (all of the process's threads, the store's own included) when a second's visits to 1,000
- * links are written, one visitor a link, on a 1,000- and a 100,000-link store, the links in the
- * store's order and shuffled. Three rows each: the second's clicks alone (`writeClicks`: a sum a
- * link), the figures alone (`writeFigures`: what each link costs once per `STATS_LAG_SECONDS`),
- * and the buffer's whole flush of both (recording and classifying included). Beside them, one
- * commit of a single sum: what any commit costs the store however small it is.
+ * The CPU a flush spends per link, apart from the redirect: a second's clicks, a link's figures
+ * and the buffer's whole flush, on a 1,000- and a 100,000-link store; beside them, one commit
+ * of a single sum.
  * @module
  */
 import process from "node:process";

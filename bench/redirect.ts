@@ -1,20 +1,7 @@
 /**
- * Redirects under traffic as browsers make it (`_traffic.ts`: forty browser User-Agents, ten
- * referrers, 5,000 client addresses through `X-Forwarded-For` with `TRUST_PROXY=1`), against the
- * ceiling (`bench/ceiling.ts`: a bare `Deno.serve` that reads the request's URL and answers a
- * 302 built from its path). Four loads: 1,000 links evenly, 10,000 evenly, 10,000 by
- * popularity (Zipf, s=1), and 20,000 links of a 1,000,000-link store cycled, some 20,000
- * distinct links a second. The servers run on core 0, wrk on core 1; rounds of the service and
- * the ceiling alternate in one run, and each figure is the median of the rounds, its ratio the
- * median of the round-by-round ratios. The service runs with the product's defaults
- * (`STATS_LAG_SECONDS` 60). After each load the service is stopped (which writes every visit)
- * and the clicks stored are checked against the redirects answered.
- *
- * `deno run -A bench/redirect.ts [--service=DIR] [--compare=DIR] [--rounds=N] [--seconds=S]
- * [--loads=1k,10k,zipf,1m] [--side-by-side]` (`deno task bench redirect` runs the defaults):
- * `--service` runs another checkout of the service; `--compare` runs another checkout as "before"
- * beside this one as "after", their rounds alternating with the ceiling's, so a change is measured
- * in one run; `--side-by-side` then also runs them in pairs at the same moment on one core.
+ * Redirects under browser-like traffic (`_traffic.ts`) against the ceiling (`ceiling.ts`), four
+ * loads, rounds alternating in one run; clicks stored checked against redirects answered.
+ * Options and method: docs/benchmarks.md.
  * @module
  */
 import { parseArgs } from "node:util";

@@ -1,11 +1,7 @@
 /**
- * The click buffer: the redirect records visits in memory and never waits for the store. A
- * timer writes them every second: each link's clicks as one `sum` on its counter, then, once
- * per `STATS_LAG_SECONDS` for each link, the rest of its figures with the service-wide tallies
- * (see `flush.ts`). A flush longer than a second is followed at once by the next; a burst of
- * visitors starts one sooner; shutdown writes everything. A visit to a link that the flush under
- * way has still to write is written by it. A flush that fails is logged and retried; nothing is
- * lost meanwhile, up to a bound in bytes on what waits.
+ * The click buffer: the redirect records visits in memory and never waits for the store; a timer
+ * writes them (see `flush.ts`), and shutdown writes everything. A failed flush is retried;
+ * nothing is lost meanwhile, up to a bound in bytes on what waits.
  * @module
  */
 import type { Store } from "../kv/store.ts";

@@ -1,13 +1,7 @@
 /**
- * Writing buffered visits to the store, at two cadences. Each second, a link's clicks by
- * people go to its counter (`["link_clicks", id]`) as one `sum`: no read, no record rewritten,
- * so the store's work that second is one mutation per link clicked. The rest of what its visits
- * tell (its last use, its days, referrers, devices and countries, its place among the top links)
- * waits in a {@linkcode FigureBook} and goes, with the service-wide tallies, in one atomic commit
- * per chunk of links once per `STATS_LAG_SECONDS`: a link's figures record and the totals never
- * disagree, and a record is rewritten at most once per lag period. Every commit is one of the
- * writer's {@linkcode CommitSequence}, so a commit whose outcome was unknown is written once.
- * See docs/decisions/2026-11-28-click-layout.md.
+ * Writing buffered visits at two cadences: each second a link's clicks as one `sum` on its
+ * counter; once per `STATS_LAG_SECONDS` its figures record with the service-wide tallies, in one
+ * commit per chunk (docs/decisions/2026-11-28-click-layout.md).
  * @module
  */
 import {

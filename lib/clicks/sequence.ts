@@ -1,12 +1,6 @@
 /**
- * A click writer's commit sequence: every commit of one writer (a process's click buffer)
- * checks and sets one key of its own, `["click_writers", id]`, to its commit's number. Its
- * commits are chained, each checked against the key as the one before left it, so they land
- * one at a time and in order. A commit whose outcome is unknown (the store failed to answer; a
- * remote store may have committed it all the same) is told landed or lost by reading the key
- * before the writer's next commit: it holds that commit's number only when it landed. The
- * check makes the next commit fail when the unknown one landed unseen meanwhile, so nothing it
- * carried is written twice. One key a writer, whatever the number of links a commit touches.
+ * A click writer's commit sequence: each commit checks and sets the writer's own key, so one read
+ * tells whether a commit with an unknown outcome landed (docs/decisions/2026-11-28-click-layout.md).
  * @module
  */
 import { clickWriterKey } from "../kv/keys.ts";

@@ -67,14 +67,9 @@ export async function rerankAfter(store: Store, names: Iterable<RankedName>): Pr
 }
 
 /**
- * Finds every name of a ranked tally whose place differs from its count and moves it: a process
- * that stopped between a commit that changed counts and its rerank leaves such names, which
- * would otherwise wait for their count to change again (the stats read names in the order of
- * their places). Walks each kind's counters, then its places, a commit's worth of names at a
- * time, so memory stays flat whatever the number of names; a counter at zero with no place
- * (every link that held a share of it gone) is deleted, so the walk stays as long as the names
- * in use. A name whose count keeps changing under the move is left to the writer changing it,
- * which places it after. Returns how many names it moved.
+ * Moves every name of a ranked tally whose place differs from its count (left by a process that
+ * stopped before its rerank), a commit's worth at a time, and deletes counters at zero with no
+ * place. Returns how many names it moved.
  */
 export async function repairRanks(store: Store): Promise<number> {
   let moved = 0;
