@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, tally, type TestStore } from "../../tests/_helpers/store.ts";
-import { BOT_UA, DESKTOP_UA as DESKTOP, MOBILE_UA, visit } from "../../tests/_helpers/visits.ts";
+import { BOT_UA, DESKTOP_UA as DESKTOP, MOBILE_UA, visit } from "../../testing/visits.ts";
 import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
 import { linkClicksKey, linkStatsKey, tallyRankedAtKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";

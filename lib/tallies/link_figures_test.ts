@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore } from "../../tests/_helpers/store.ts";
-import { visit } from "../../tests/_helpers/visits.ts";
+import { visit } from "../../testing/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
 import { createLink } from "../links/create.ts";
 import { removeLink } from "../links/remove.ts";

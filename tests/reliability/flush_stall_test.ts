@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { testApp } from "../_helpers/app.ts";
-import { DESKTOP_UA } from "../_helpers/visits.ts";
+import { DESKTOP_UA } from "../../testing/visits.ts";
 
 // The bound the service keeps while a flush of many distinct visitors runs (docs/api.md).
 const MOST_MS = 150;
