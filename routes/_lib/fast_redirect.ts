@@ -1,0 +1,49 @@
+/**
+ * The redirect's fast path, tried before the router (docs/decisions/2026-11-22-redirect-fast-path.md).
+ * @module
+ */
+import { cachedOpenLink } from "../../lib/links/mod.ts";
+import type { AppDeps, ConnectionInfo } from "./env.ts";
+import { AccessEntry, writeAccess } from "../_middleware/access_log.ts";
+import { REDIRECT_ROUTE } from "../_middleware/metrics.ts";
+import { requestIdFor } from "../_middleware/request_id.ts";
+import { recordVisit, redirectTo } from "./short_link.ts";
+
+/**
+ * The redirect's fast path, tried before the router: a GET or HEAD of a single path segment
+ * naming a live, open link this process has cached (`cachedOpenLink`, the rule the route
+ * shares) is answered at once, with the same headers, count and click as the route gives.
+ * Anything else returns `null` and goes on to the router. Public APIs only: the request's
+ * headers are read through `request.headers`, and each answer is a `Response` of its own.
+ */
+export function fastRedirect(
+  deps: AppDeps,
+): (request: Request, connection?: ConnectionInfo) => Response | null {
+  const { store, metrics, log } = deps;
+  const logRedirects = deps.config.logRedirects;
+  return function fastRedirect(request, connection) {
+    const method = request.method;
+    if (method !== "GET" && method !== "HEAD") return null;
+    const url = request.url;
+    // The path after the authority; a query, a second segment or an escape never matches a slug.
+    const slug = url.slice(url.indexOf("/", url.indexOf("//") + 2) + 1);
+    const now = store.now();
+    const record = cachedOpenLink(store, slug, now);
+    if (record === null) return null;
+    const start = performance.now();
+    if (method === "GET") recordVisit(deps, record, request.headers, connection, now);
+    const response = redirectTo(record);
+    const seconds = (performance.now() - start) / 1000;
+    metrics.requests.inc(REDIRECT_ROUTE, method, 302);
+    metrics.redirectSeconds.observe(seconds);
+    if (logRedirects) {
+      const id = requestIdFor(request.headers.get("x-request-id"));
+      const durationMs = Math.round(seconds * 1e6) / 1000;
+      writeAccess(
+        log,
+        new AccessEntry(now, method, REDIRECT_ROUTE, `/${record.slug}`, 302, durationMs, id),
+      );
+    }
+    return response;
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The short link's own answer, shared by the redirect's fast path and its route: the 302, and
+ * the visit it records.
+ * @module
+ */
+import type { DatedLinkRecord } from "../../lib/links/mod.ts";
+import { proxyCountry } from "../../lib/clicks/mod.ts";
+import { describeError, logLine } from "../../lib/log/mod.ts";
+import { clientOf } from "./client.ts";
+import type { AppDeps, ConnectionInfo } from "./env.ts";
+import { EXPOSED_HEADERS } from "../_middleware/cors.ts";
+import { REDIRECT_POLICY } from "./redirect.ts";
+
+/**
+ * The 302 to `record`'s destination: the referrer travels on, and no cache keeps the visit. It
+ * carries no `X-Request-Id` and is not access-logged unless `LOG_REDIRECTS=1` (docs/api.md).
+ */
+export function redirectTo(record: DatedLinkRecord): Response {
+  return new Response(null, { status: 302, headers: redirectHeaders(record) });
+}
+
+// Each link's redirect headers, made once for the record a cache holds.
+const headersOfRecord = new WeakMap<DatedLinkRecord, [string, string][]>();
+
+function redirectHeaders(record: DatedLinkRecord): [string, string][] {
+  let headers = headersOfRecord.get(record);
+  if (headers === undefined) {
+    headers = [
+      ["location", record.url],
+      ...Object.entries(REDIRECT_POLICY),
+      ["access-control-allow-origin", "*"],
+      ["access-control-expose-headers", EXPOSED_HEADERS],
+    ];
+    headersOfRecord.set(record, headers);
+  }
+  return headers;
+}
+
+/** Records a GET's visit for the click figures; tracking never breaks a redirect. */
+export function recordVisit(
+  deps: AppDeps,
+  record: DatedLinkRecord,
+  headers: Headers,
+  connection: ConnectionInfo | undefined,
+  now?: number,
+): void {
+  try {
+    const trusted = deps.config.trustProxy;
+    deps.clicks.recordVisit(
+      record,
+      headers.get("user-agent") ?? "",
+      headers.get("referer") ?? "",
+      clientOf(headers, connection, trusted),
+      trusted ? proxyCountry((name) => headers.get(name)) : "",
+      now,
+    );
+  } catch (error) {
+    deps.log(logLine("error", "recording a click failed", { error: describeError(error) }));
+  }
+}
