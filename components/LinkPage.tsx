@@ -7,7 +7,7 @@ import {
   timeLeft,
   visitsLeftText,
 } from "../islands/_parts/format.ts";
-import { Breakdown } from "./charts/Breakdown.tsx";
+import { Breakdowns } from "./charts/Breakdown.tsx";
 import { ColumnChart } from "./charts/ColumnChart.tsx";
 import { Island, ISLANDS_SCRIPT } from "./Island.tsx";
 import { Layout } from "./Layout.tsx";
@@ -148,26 +148,10 @@ export function LinkPage(
             }))}
           />
         </section>
-        <Breakdown
-          id="referrers"
-          title="Referrers"
-          label="Clicks by referring site"
-          empty="No clicks yet."
-          counts={figures.referrers}
-        />
-        <Breakdown
-          id="devices"
-          title="Devices, bots included"
-          label="Visits by device, bots included"
-          empty="No visits yet."
-          counts={figures.devices}
-        />
-        <Breakdown
-          id="countries"
-          title="Countries"
-          label="Clicks by country"
-          empty="No clicks yet."
-          counts={figures.countries}
+        <Breakdowns
+          referrers={figures.referrers}
+          devices={figures.devices}
+          countries={figures.countries}
         />
       </div>
     </Layout>

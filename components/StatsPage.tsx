@@ -1,7 +1,7 @@
 import type { Stats } from "../lib/stats/types.ts";
 import { formatCount, linkPagePath, plural } from "../islands/_parts/format.ts";
 import { BarList } from "./charts/BarList.tsx";
-import { Breakdown } from "./charts/Breakdown.tsx";
+import { Breakdowns } from "./charts/Breakdown.tsx";
 import { ColumnChart } from "./charts/ColumnChart.tsx";
 import { Layout } from "./Layout.tsx";
 
@@ -72,26 +72,10 @@ export function StatsPage({ stats }: StatsPageProps) {
             }))}
           />
         </section>
-        <Breakdown
-          id="referrers"
-          title="Referrers"
-          label="Clicks by referring site"
-          empty="No clicks yet."
-          counts={stats.referrers}
-        />
-        <Breakdown
-          id="devices"
-          title="Devices, bots included"
-          label="Visits by device, bots included"
-          empty="No visits yet."
-          counts={stats.devices}
-        />
-        <Breakdown
-          id="countries"
-          title="Countries"
-          label="Clicks by country"
-          empty="No clicks yet."
-          counts={stats.countries}
+        <Breakdowns
+          referrers={stats.referrers}
+          devices={stats.devices}
+          countries={stats.countries}
         />
       </div>
     </Layout>

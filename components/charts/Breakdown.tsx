@@ -28,3 +28,42 @@ export function Breakdown({ id, title, label, empty, counts }: BreakdownProps) {
     </section>
   );
 }
+
+/** Props of {@linkcode Breakdowns}. */
+export interface BreakdownsProps {
+  /** Clicks by referring host, most first. */
+  referrers: StatsCount[];
+  /** Visits by device class, bots included, most first. */
+  devices: StatsCount[];
+  /** Clicks by country, most first. */
+  countries: StatsCount[];
+}
+
+/** The three breakdowns the stats pages show: referrers, devices and countries. */
+export function Breakdowns({ referrers, devices, countries }: BreakdownsProps) {
+  return (
+    <>
+      <Breakdown
+        id="referrers"
+        title="Referrers"
+        label="Clicks by referring site"
+        empty="No clicks yet."
+        counts={referrers}
+      />
+      <Breakdown
+        id="devices"
+        title="Devices, bots included"
+        label="Visits by device, bots included"
+        empty="No visits yet."
+        counts={devices}
+      />
+      <Breakdown
+        id="countries"
+        title="Countries"
+        label="Clicks by country"
+        empty="No clicks yet."
+        counts={countries}
+      />
+    </>
+  );
+}
