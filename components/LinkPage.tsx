@@ -110,7 +110,7 @@ export function LinkPage(
               </dd>
               {visits !== null && (
                 <>
-                  <dt>Visits left</dt>
+                  <dt>Visits</dt>
                   <dd>{visitsLeftText(visits.left, visits.max)}</dd>
                 </>
               )}
