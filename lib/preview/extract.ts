@@ -4,7 +4,7 @@
  * @module
  */
 import type { Parser as HtmlParser } from "htmlparser2";
-import { concatBytes } from "./_bytes.ts";
+import { concatBytes } from "../bytes.ts";
 import { charsetOfContentType, chooseDecoder, SNIFF_BYTES } from "./charset.ts";
 
 /** The fields a preview reads from a page; `""` where the page says nothing usable. */

@@ -4,7 +4,7 @@
  * check changes nothing (docs/decisions/2026-11-21-preview-pinned-connection.md).
  * @module
  */
-import { concatBytes } from "./_bytes.ts";
+import { concatBytes } from "../bytes.ts";
 import type { Target } from "./target.ts";
 
 /** Opens a TCP connection to a checked `address` (an IP literal) and `port`. */

@@ -8,6 +8,7 @@ import type { MiddlewareHandler } from "hono";
 import { parseAccept } from "hono/utils/accept";
 // The types Hono's own compress middleware compresses (text, JSON, XML, SVG, scripts...).
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX as COMPRESSIBLE } from "hono/utils/compress";
+import { concatBytes } from "../../lib/bytes.ts";
 
 /** Options of {@linkcode compress}. */
 export interface CompressOptions {
@@ -46,7 +47,7 @@ export function compress(options: CompressOptions = {}): MiddlewareHandler {
       const start = await readStart(res.body, threshold);
       if (start.whole) {
         // All of it is in hand and it is small: sent as it is, now with its length.
-        const bytes = concat(start.chunks);
+        const bytes = concatBytes(...start.chunks);
         c.res = new Response(bytes, res);
         c.res.headers.set("content-length", String(bytes.byteLength));
         return;
@@ -127,14 +128,4 @@ async function readStart(
     },
   });
   return { whole: false, stream };
-}
-
-function concat(chunks: Bytes[]): Bytes {
-  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
 }

@@ -1,5 +1,5 @@
 /**
- * Byte helpers shared by the preview's reader and parser.
+ * Byte helpers: the preview's reader and parser and the response compression share them.
  * @module
  */
 
