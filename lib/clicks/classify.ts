@@ -38,12 +38,17 @@ export interface VisitFacts {
 export type CountryLookup = (address: string) => string | null;
 
 /**
- * The answers each cache keeps, per User-Agent, Referer, address and proxy country: a full
- * cache starts afresh. So a flood of distinct headers costs one parse per request and a bounded
- * memory: at most some 5 MiB per cache with the longest User-Agents (256 characters kept) and
- * Referers (512) a visit is classified by.
+ * The answers each cache keeps, per User-Agent and Referer: a full cache starts afresh, so a
+ * flood of distinct headers costs one parse per request and bounded memory (some 6 MiB each at
+ * most, with the 256 characters of a User-Agent and 512 of a Referer that are read).
  */
 export const MAX_CACHED = 10_000;
+
+/**
+ * The countries of addresses kept: more, as a busy service has many clients and a lookup costs
+ * some 30 µs here; some 6 MiB at most.
+ */
+export const MAX_CACHED_ADDRESSES = 50_000;
 
 /** The most of a User-Agent parsed: what tells a device or a bot, at a bounded cost. */
 export const PARSED_USER_AGENT = 256;
@@ -142,7 +147,7 @@ export class VisitClassifier {
     if (country === undefined) {
       if (this.#lookup === null) return null;
       country = countryCode(safeLookup(this.#lookup, address)) ?? "unknown";
-      remember(this.#countries, address, country);
+      remember(this.#countries, address, country, MAX_CACHED_ADDRESSES);
     }
     return country;
   }
@@ -254,7 +259,7 @@ function safeLookup(lookup: CountryLookup, address: string): string | null {
   }
 }
 
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
-  if (cache.size >= MAX_CACHED) cache.clear();
+function remember<V>(cache: Map<string, V>, key: string, value: V, most = MAX_CACHED): void {
+  if (cache.size >= most) cache.clear();
   cache.set(key, value);
 }
