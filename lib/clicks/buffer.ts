@@ -75,8 +75,8 @@ export interface ClickBufferOptions {
  * classified as it is recorded, and a link waiting keeps counts only: per device class, per
  * referring host and per country, and, while the country lookup is not yet loaded, per client
  * address. Counted as 400 bytes a link, and 48 bytes plus two a character of its name (a host
- * has at most 253) for each count; a repeat of a count takes nothing more. Some 120,000 links
- * with a dozen counts each, or 110,000 counts of the longest names.
+ * has at most 253) for each count; a repeat of a count takes nothing more. Some 50,000 links
+ * with a dozen counts each, or 120,000 counts of the longest names.
  */
 export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
