@@ -36,8 +36,8 @@ export interface VisitedLink {
 /** Options of {@linkcode ClickBuffer}. */
 export interface ClickBufferOptions {
   /**
-   * Distinct pending visitors that make a flush start at once, a guard against a burst; default
-   * 20,000. Below it the timer sets the pace.
+   * Visits waiting that make a flush start at once, a guard against a burst; default 100,000.
+   * Below it the timer sets the pace.
    */
   flushThreshold?: number;
   /**
@@ -57,7 +57,10 @@ export interface ClickBufferOptions {
   maxFigureBytes?: number;
   /** Links a commit of clicks takes at most; default {@linkcode CLICKS_PER_COMMIT}. */
   clicksPerCommit?: number;
-  /** Country lookup by address; default the offline geoip database, loaded on first flush. */
+  /**
+   * Country lookup by address; default the offline geoip database, loaded as the buffer starts
+   * (or on its first flush).
+   */
   countryLookup?: CountryLookup;
   /** Where failures are reported; default `console.error`. */
   log?: (message: string, error?: unknown) => void;
@@ -68,44 +71,46 @@ export interface ClickBufferOptions {
 }
 
 /**
- * The default bound on visits waiting for their clicks to be written: 64 MiB, counted as two
- * bytes a character of each distinct visitor's facts (at most 256 of its User-Agent and 512 of
- * its Referer), plus 64 bytes a visitor and 160 a link. Some 40,000 visitors with the longest
- * headers, or 300,000 of today's browsers.
+ * The default bound on visits waiting for their clicks to be written: 64 MiB. A visit is
+ * classified as it is recorded, and a link waiting keeps counts only: per device class, per
+ * referring host and per country, and, while the country lookup is not yet loaded, per client
+ * address. Counted as 400 bytes a link, and 48 bytes plus two a character of its name (a host
+ * has at most 253) for each count; a repeat of a count takes nothing more. Some 50,000 links
+ * with a dozen counts each, or 120,000 counts of the longest names.
  */
 export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
 /** The default bound on figures waiting for the slower cadence, in estimated bytes: 32 MiB. */
 export const MAX_FIGURE_BYTES = 32 * 1024 * 1024;
 
-// The most of a visit's User-Agent a pending visit keeps: what a device or bot is told by (the
-// classifier parses no more), and a flood of distinct visitors with huge headers stays small.
-const MAX_KEPT_USER_AGENT = 256;
-// The most of its Referer: enough to find the referring host (253 characters at most).
-const MAX_KEPT_REFERER = 512;
-// What a visitor and a link waiting take besides their strings, a generous estimate.
-const VISITOR_BYTES = 64;
-const LINK_BYTES = 160;
+// What a count and a link waiting take besides their names' characters, a generous estimate.
+const COUNT_BYTES = 48;
+const LINK_BYTES = 400;
 // A tick's figures stop after this much time, the rest left for the next tick, so that a large
 // round of figures never holds back the next second's clicks.
 const FIGURES_TICK_MS = 250;
 
-// One visitor of a link, under the key `visitorKey` makes of the visit's facts (which the key
-// alone holds, so a header cut short keeps no reference to the whole).
-interface Visitor {
-  count: number;
-  last: number;
-}
-
+// A link's visits waiting, classified and counted as they were recorded.
 interface PendingLink extends VisitedLink {
-  visitors: Map<string, Visitor>;
+  /** Visits by people. */
+  clicks: number;
+  /** The last visit by a person (epoch ms), 0 when none. */
+  lastUsedAt: number;
+  /** Visits per device class, bots included (under `bot` only). */
+  devices: Map<string, number>;
+  /** Visits by people per referring host. */
+  referrers: Map<string, number>;
+  /** Visits by people per country. */
+  countries: Map<string, number>;
+  /** Visits by people per client address, while the country lookup was not loaded. */
+  unresolved: Map<string, number>;
   /** When its first visit in the batch was recorded (epoch ms). */
   firstAt: number;
   /** Taken by a flush to be written: visits after that wait for the next batch. */
   taken: boolean;
   /** The last commit of its clicks whose outcome is unknown, while they wait for a retry. */
   uncertainAt?: number;
-  /** Bytes its visitors take (see {@linkcode MAX_PENDING_BYTES}). */
+  /** Bytes its counts take (see {@linkcode MAX_PENDING_BYTES}). */
   bytes: number;
 }
 
@@ -113,9 +118,9 @@ interface Batch {
   day: string;
   dayEnd: number;
   links: Map<string, PendingLink>;
-  /** Distinct visitors. */
+  /** Visits. */
   size: number;
-  /** Bytes its visitors and links take. */
+  /** Bytes its links' counts take. */
   bytes: number;
 }
 
@@ -127,7 +132,7 @@ export class ClickBuffer {
   #maxPendingBytes: number;
   #batch: Batch;
   #retry: Batch[] = [];
-  // Visitors and bytes waiting in #retry, kept up to date so the hot path need not add them up.
+  // Visits and bytes waiting in #retry, kept up to date so the hot path need not add them up.
   #retrySize = 0;
   #retryBytes = 0;
   // Batches a flush is writing now: out of #retry, not yet written.
@@ -143,24 +148,26 @@ export class ClickBuffer {
   // A timer tick came while a flush was under way: the next flush starts as it ends.
   #again = false;
   #timer: ReturnType<typeof setInterval> | undefined;
-  #classifier: Promise<VisitClassifier> | null = null;
+  #classifier: VisitClassifier;
+  #lookup: Promise<void> | null = null;
   #dropped = 0;
 
   /** Builds a buffer over `store`. */
   constructor(store: Store, options: ClickBufferOptions = {}) {
     this.#store = store;
     this.#options = options;
-    this.#threshold = options.flushThreshold ?? 20_000;
+    this.#threshold = options.flushThreshold ?? 100_000;
     this.#maxPendingBytes = options.maxPendingBytes ?? MAX_PENDING_BYTES;
     this.#book = new FigureBook(
       options.statsLagMs ?? 60_000,
       options.maxFigureBytes ?? MAX_FIGURE_BYTES,
     );
     this.#sequence = new CommitSequence(store);
+    this.#classifier = new VisitClassifier(options.countryLookup ?? null);
     this.#batch = this.#newBatch(store.now());
   }
 
-  /** Visits recorded whose clicks are not yet written (distinct visitors per link). */
+  /** Visits recorded whose clicks are not yet written. */
   get pending(): number {
     return this.#batch.size + this.#retrySize;
   }
@@ -203,9 +210,9 @@ export class ClickBuffer {
   }
 
   /**
-   * {@linkcode ClickBuffer.record} with the facts as arguments, for the redirect's hot path: a
-   * repeat visitor allocates nothing but its key, and a caller that has read the clock passes
-   * `now`.
+   * {@linkcode ClickBuffer.record} with the facts as arguments, for the redirect's hot path: the
+   * visit is classified through the classifier's caches and counted, and a caller that has read
+   * the clock passes `now`.
    */
   recordVisit(
     link: VisitedLink,
@@ -229,7 +236,7 @@ export class ClickBuffer {
     ) {
       // Its link is still to be written by the flush under way: written with it. The batch
       // being written counts toward the bound here, so joining never passes it.
-      addVisit(open, joining, userAgent, referer, client, country, now);
+      addVisit(open, joining, this.#classifier, userAgent, referer, client, country, now);
     } else {
       const batch = this.#batch;
       let pending = batch.links.get(link.id);
@@ -238,7 +245,12 @@ export class ClickBuffer {
           slug: link.slug,
           id: link.id,
           title: link.title,
-          visitors: new Map(),
+          clicks: 0,
+          lastUsedAt: 0,
+          devices: new Map(),
+          referrers: new Map(),
+          countries: new Map(),
+          unresolved: new Map(),
           firstAt: now,
           taken: false,
           bytes: LINK_BYTES,
@@ -246,9 +258,8 @@ export class ClickBuffer {
         batch.links.set(link.id, pending);
         batch.bytes += LINK_BYTES;
       }
-      if (addVisit(batch, pending, userAgent, referer, client, country, now)) {
-        if (batch.size >= this.#threshold) queueMicrotask(() => void this.#run(false));
-      }
+      addVisit(batch, pending, this.#classifier, userAgent, referer, client, country, now);
+      if (batch.size >= this.#threshold) queueMicrotask(() => void this.#run(false));
     }
     this.#options.onRecorded?.(1);
   }
@@ -279,7 +290,7 @@ export class ClickBuffer {
    */
   start(intervalMs = 1000): void {
     // The country database loads now, not in the first flush under traffic.
-    this.#classifierReady().catch(() => {});
+    this.#lookupReady().catch(() => {});
     this.#timer ??= setInterval(() => {
       // A flush still under way at the tick is followed at once by the next: flushes longer
       // than a tick run back to back.
@@ -308,8 +319,8 @@ export class ClickBuffer {
       // A commit whose outcome was unknown is found landed or lost before anything else.
       await this.#sequence.settle();
       this.#book.settle(this.#sequence, this.#touched);
-      const classifier = await this.#classifierReady();
-      await classifier.learn(...await factsToLearn(batches));
+      await this.#lookupReady();
+      await resolveCountries(batches, this.#classifier);
       for (const batch of batches) await this.#writeClicks(batch);
     } catch (error) {
       // Keep the batches not written for the next flush; nothing recorded is lost. They go
@@ -332,17 +343,16 @@ export class ClickBuffer {
 
   /** Writes one batch's clicks; each chunk's links leave it as they commit. */
   async #writeClicks(batch: Batch): Promise<void> {
-    const classifier = await this.#classifierReady();
     this.#open = batch;
     try {
-      await writeClicks(this.#sequence, this.#store, summaries(batch, classifier), {
+      await writeClicks(this.#sequence, this.#store, summaries(batch), {
         perCommit: this.#options.clicksPerCommit ?? CLICKS_PER_COMMIT,
         onCommitted: (chunk, outcome) => {
           const now = this.#store.now();
           for (const link of chunk) {
             const pending = batch.links.get(link.id);
             if (pending) {
-              batch.size -= pending.visitors.size;
+              batch.size -= visitsOf(pending);
               batch.bytes -= pending.bytes;
             }
             batch.links.delete(link.id);
@@ -402,15 +412,14 @@ export class ClickBuffer {
     return { day: dayOf(now), dayEnd: dayStart + DAY_MS, links: new Map(), size: 0, bytes: 0 };
   }
 
-  #classifierReady(): Promise<VisitClassifier> {
-    this.#classifier ??= (async () => {
-      const lookup = this.#options.countryLookup ?? await loadGeoipLookup();
-      return new VisitClassifier(lookup);
-    })();
-    this.#classifier.catch(() => {
-      this.#classifier = null;
+  /** Loads the country lookup once (a failed load is tried again by the next call). */
+  #lookupReady(): Promise<void> {
+    if (this.#classifier.canLookUp) return Promise.resolve();
+    this.#lookup ??= loadGeoipLookup().then((lookup) => this.#classifier.setLookup(lookup));
+    this.#lookup.catch(() => {
+      this.#lookup = null;
     });
-    return this.#classifier;
+    return this.#lookup;
   }
 
   #report(message: string, error: unknown): void {
@@ -428,27 +437,27 @@ function oldestVisitAt(batches: Batch[]): number {
 }
 
 /**
- * Every distinct User-Agent of the visitors waiting in `batches`, and every distinct address of
- * those whose country no proxy named: what classifying them costs, to be done in slices.
+ * Moves the visits of each link of `batches` counted by client address (recorded before the
+ * country lookup was loaded) to their countries, a few ms at a time between turns of the loop.
  */
-async function factsToLearn(batches: Batch[]): Promise<[Set<string>, Set<string>]> {
-  const userAgents = new Set<string>();
-  const addresses = new Set<string>();
+async function resolveCountries(batches: Batch[], classifier: VisitClassifier): Promise<void> {
   let sliceStart = performance.now();
   for (const batch of batches) {
     for (const link of batch.links.values()) {
-      for (const key of link.visitors.keys()) {
-        const facts = factsOf(key);
-        userAgents.add(facts.userAgent);
-        if (facts.country === "") addresses.add(facts.client);
-      }
-      if (performance.now() - sliceStart >= SLICE_MS) {
-        await yieldToLoop();
-        sliceStart = performance.now();
+      if (link.unresolved.size === 0) continue;
+      for (const [address, count] of link.unresolved) {
+        const country = classifier.addressCountry(address) ?? "unknown";
+        const bytes = countName(link.countries, country, count) - countBytes(address);
+        link.bytes += bytes;
+        batch.bytes += bytes;
+        link.unresolved.delete(address);
+        if (performance.now() - sliceStart >= SLICE_MS) {
+          await yieldToLoop();
+          sliceStart = performance.now();
+        }
       }
     }
   }
-  return [userAgents, addresses];
 }
 
 /**
@@ -457,86 +466,74 @@ async function factsToLearn(batches: Batch[]): Promise<[Set<string>, Set<string>
  * counters in the store: a commit's sums then share the store's pages. Links leave the batch as
  * their chunks commit, while this runs.
  */
-function* summaries(batch: Batch, classifier: VisitClassifier): Generator<LinkVisits> {
+function* summaries(batch: Batch): Generator<LinkVisits> {
   for (const id of [...batch.links.keys()].sort()) {
     const link = batch.links.get(id);
     if (link === undefined) continue;
     link.taken = true; // its visits from now on wait for the next batch
-    yield summarize(link, batch.day, classifier);
+    yield summarize(link, batch.day);
   }
 }
 
-/** Adds a visit to `pending`, a link of `batch`; true when it is a new visitor of the link. */
+/** Classifies a visit and counts it in `pending`, a link of `batch`. */
 function addVisit(
   batch: Batch,
   pending: PendingLink,
+  classifier: VisitClassifier,
   userAgent: string,
   referer: string,
   client: string,
   country: string,
   now: number,
-): boolean {
-  const key = visitorKey(userAgent, referer, client, country);
-  const visitor = pending.visitors.get(key);
-  if (visitor) {
-    visitor.count++;
-    visitor.last = now;
-    return false;
+): void {
+  const device = classifier.device(userAgent);
+  let bytes = countName(pending.devices, device, 1);
+  if (device !== "bot") {
+    pending.clicks++;
+    if (now > pending.lastUsedAt) pending.lastUsedAt = now;
+    bytes += countName(pending.referrers, classifier.referrer(referer), 1);
+    const found = classifier.country(country, client);
+    bytes += found === null
+      ? countName(pending.unresolved, client, 1)
+      : countName(pending.countries, found, 1);
   }
-  pending.visitors.set(key, { count: 1, last: now });
-  const bytes = key.length * 2 + VISITOR_BYTES;
   pending.bytes += bytes;
   batch.bytes += bytes;
   batch.size++;
-  return true;
+}
+
+/** Adds `count` to `name` in `counts`; the bytes a new name takes, 0 for one counted before. */
+function countName(counts: Map<string, number>, name: string, count: number): number {
+  const before = counts.get(name);
+  counts.set(name, (before ?? 0) + count);
+  return before === undefined ? countBytes(name) : 0;
+}
+
+function countBytes(name: string): number {
+  return COUNT_BYTES + name.length * 2;
+}
+
+/** Every visit waiting in `link`, by people and bots. */
+function visitsOf(link: PendingLink): number {
+  return link.clicks + (link.devices.get("bot") ?? 0);
 }
 
 /**
- * One string for a visitor: its facts joined by newlines, which no header value holds, with
- * the User-Agent cut to {@linkcode MAX_KEPT_USER_AGENT} characters and the Referer to
- * {@linkcode MAX_KEPT_REFERER}.
+ * A link's visits for the flush. Its counts are handed on as they are: a link taken is counted
+ * into no more, and a retry after an unknown outcome reads the same counts.
  */
-function visitorKey(userAgent: string, referer: string, client: string, country: string): string {
-  return `${kept(userAgent, MAX_KEPT_USER_AGENT)}\n${
-    kept(referer, MAX_KEPT_REFERER)
-  }\n${client}\n${country}`;
-}
-
-function kept(header: string, most: number): string {
-  return header.length > most ? header.slice(0, most) : header;
-}
-
-/** The facts a {@linkcode visitorKey} holds. */
-function factsOf(key: string): VisitFacts {
-  const [userAgent = "", referer = "", client = "", country = ""] = key.split("\n");
-  return { userAgent, referer, client, country };
-}
-
-function summarize(link: PendingLink, day: string, classifier: VisitClassifier): LinkVisits {
+function summarize(link: PendingLink, day: string): LinkVisits {
   const visits: LinkVisits = {
     slug: link.slug,
     id: link.id,
     title: link.title,
-    clicks: 0,
-    lastUsedAt: 0,
+    clicks: link.clicks,
+    lastUsedAt: link.lastUsedAt,
     day,
-    referrers: new Map(),
-    devices: new Map(),
-    countries: new Map(),
+    referrers: link.referrers,
+    devices: link.devices,
+    countries: link.countries,
   };
   if (link.uncertainAt !== undefined) visits.uncertainAt = link.uncertainAt;
-  for (const [key, visitor] of link.visitors) {
-    const kind = classifier.classify(factsOf(key));
-    add(visits.devices, kind.device, visitor.count);
-    if (kind.bot) continue;
-    visits.clicks += visitor.count;
-    visits.lastUsedAt = Math.max(visits.lastUsedAt, visitor.last);
-    add(visits.referrers, kind.referrer, visitor.count);
-    add(visits.countries, kind.country, visitor.count);
-  }
   return visits;
-}
-
-function add(counts: Map<string, number>, name: string, count: number): void {
-  counts.set(name, (counts.get(name) ?? 0) + count);
 }

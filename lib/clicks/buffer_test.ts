@@ -45,10 +45,12 @@ Deno.test("a visit keeps the first 256 characters of its User-Agent, 512 of its 
   const buffer = new ClickBuffer(store);
   const userAgent = DESKTOP + " x".repeat(30_000);
   const referer = "https://long.example/" + "p".repeat(60_000);
-  // Visitors that differ only past what is kept are one visitor.
+  // Visitors that differ only past what is read are counted under the same names.
   buffer.record(link, visit({ userAgent: userAgent + "1", referer: referer + "1" }));
+  const one = buffer.pendingBytes;
   buffer.record(link, visit({ userAgent: userAgent + "2", referer: referer + "2" }));
-  assertEquals(buffer.pending, 1);
+  assertEquals(buffer.pending, 2);
+  assertEquals(buffer.pendingBytes, one, "the second visit takes no more memory");
   await buffer.flush();
   assertEquals(await clicksOf(store, link), 2);
   assertEquals(await tally(store, DEVICES, "desktop"), 2);
@@ -208,7 +210,7 @@ Deno.test("a failed flush is logged and retried, losing nothing", async () => {
   await buffer.flush();
   assertEquals(logged, ["click flush failed, will retry"]);
   assertEquals(faults.commits, 0);
-  assertEquals(buffer.pending, 1);
+  assertEquals(buffer.pending, 2);
   buffer.record(link, visit());
   await buffer.flush();
   assertEquals(buffer.pending, 0);
@@ -540,10 +542,11 @@ Deno.test("a visit after midnight does not join the flush of the day before", as
 
 Deno.test("visits join a flush only within the bound on visitors waiting", async () => {
   await using store = await memoryStore();
-  // A bound of the bytes of the fifteen links' visits and five visitors more.
-  const visitor = (i: number) => visit({ client: `81.2.69.${i}` });
+  // A bound of the bytes of the fifteen links' visits and five referrers more.
+  const visitor = (i: number) => visit({ referer: `https://r${i}.example/` });
+  const countryLookup = () => "GB";
   await using other = await memoryStore();
-  const sizing = new ClickBuffer(other);
+  const sizing = new ClickBuffer(other, { countryLookup });
   const [first, second] = await linksOf(other, 2);
   sizing.record(first!, visit());
   const one = sizing.pendingBytes;
@@ -554,9 +557,10 @@ Deno.test("visits join a flush only within the bound on visitors waiting", async
   assertEquals(perLink, one, "every link's first visit takes as many bytes");
   const { links, buffer, faults } = await visitedLinks(store, 15, undefined, {
     maxPendingBytes: 15 * perLink + 5 * more,
+    countryLookup,
   });
   onFirstCommit(faults, () => {
-    // Ten new visitors of a link still to be written: five join (15 -> 20), five wait.
+    // Ten visits from new referrers of a link still to be written: five join, five wait.
     for (let i = 0; i < 10; i++) buffer.record(links[14]!, visitor(i));
   });
   await buffer.flush();
@@ -690,4 +694,52 @@ Deno.test("a link removed while its figures wait loses them, and its counter too
   assertEquals(await tally(store, COUNTRIES, "GB"), 1);
   assertEquals((await store.kv.get(linkClicksKey(gone.id))).value, null, "and the flush after");
   assertEquals((await store.kv.get(linkStatsKey(gone.id))).value, null);
+});
+
+Deno.test("a link waiting keeps counts, not visitors: distinct visitors take no more memory", async () => {
+  await using store = await memoryStore();
+  const [link] = await linksOf(store, 1);
+  const buffer = new ClickBuffer(store, { countryLookup: () => "GB" });
+  buffer.record(link!, visit());
+  const one = buffer.pendingBytes;
+  // A thousand visitors, each with its own User-Agent and address, of the same device, referrer
+  // and country: the link's counts are the first visit's.
+  for (let i = 0; i < 1_000; i++) {
+    buffer.record(
+      link!,
+      visit({ userAgent: `${DESKTOP} v/${i}`, client: `10.0.${i >> 8}.${i & 255}` }),
+    );
+  }
+  assertEquals(buffer.pending, 1_001);
+  assertEquals(buffer.pendingBytes, one);
+  await buffer.flush();
+  assertEquals(await clicksOf(store, link!), 1_001);
+  assertEquals(await tally(store, DEVICES, "desktop"), 1_001);
+  assertEquals(await tally(store, COUNTRIES, "GB"), 1_001);
+});
+
+Deno.test("visits recorded before the country lookup is loaded find their countries at flush", async () => {
+  await using store = await memoryStore();
+  const [first, second] = await linksOf(store, 2);
+  // The offline database loads on the first flush here (no start): until then a link counts
+  // its visits per address.
+  const buffer = new ClickBuffer(store);
+  buffer.record(first!, visit({ client: "81.2.69.160" }));
+  const one = buffer.pendingBytes;
+  buffer.record(first!, visit({ client: "81.2.69.161" }));
+  assert(buffer.pendingBytes > one, "a new address is a new count while the lookup loads");
+  buffer.record(first!, visit({ client: "2a00:1450:4001:81b::200e" }));
+  buffer.record(first!, visit({ userAgent: BOT_UA, client: "81.2.69.162" }));
+  await buffer.flush();
+  assertEquals(await tally(store, COUNTRIES, "GB"), 2);
+  assertEquals(await tally(store, COUNTRIES, "DE"), 1);
+  assertEquals(await tally(store, DEVICES, "bot"), 1);
+  assertEquals(await clicksOf(store, first!), 3);
+  // Loaded now: addresses of one country are one count.
+  buffer.record(second!, visit({ client: "81.2.69.160" }));
+  const loaded = buffer.pendingBytes;
+  buffer.record(second!, visit({ client: "81.2.69.161" }));
+  assertEquals(buffer.pendingBytes, loaded);
+  await buffer.flush();
+  assertEquals(await tally(store, COUNTRIES, "GB"), 4);
 });

@@ -1,6 +1,8 @@
 /**
- * Classifying a visit: bot or person, device class, referring host, country. Done at flush
- * time, off the request path, with the answers for repeated user agents and addresses cached.
+ * Classifying a visit: bot or person, device class, referring host, country. Done on the
+ * request, through bounded caches of the answers per User-Agent, Referer and address, so a
+ * buffered link keeps a handful of counts rather than its visitors
+ * (docs/decisions/2026-11-28-click-layout.md).
  * @module
  */
 import Bowser from "bowser";
@@ -35,16 +37,24 @@ export interface VisitFacts {
 /** Looks up a country code for an address, or `null`. */
 export type CountryLookup = (address: string) => string | null;
 
-// The answers kept, per User-Agent, address and Referer: past these, a cache starts afresh. A
-// flush classifies each distinct visitor's facts it does not know; repeat visitors, and the
-// addresses of a busy service's clients, are known from one flush to the next. At most some 6,
-// 5 and 6 MiB, with the longest User-Agents and Referers a visit keeps.
-const MAX_DEVICES = 10_000;
-const MAX_COUNTRIES = 50_000;
-const MAX_REFERRERS = 5_000;
+/**
+ * The answers each cache keeps, per User-Agent and Referer: a full cache starts afresh, so a
+ * flood of distinct headers costs one parse per request and bounded memory (some 6 MiB each at
+ * most, with the 256 characters of a User-Agent and 512 of a Referer that are read).
+ */
+export const MAX_CACHED = 10_000;
+
+/**
+ * The countries of addresses kept: more, as a busy service has many clients and a lookup costs
+ * some 30 µs here; some 6 MiB at most.
+ */
+export const MAX_CACHED_ADDRESSES = 50_000;
 
 /** The most of a User-Agent parsed: what tells a device or a bot, at a bounded cost. */
 export const PARSED_USER_AGENT = 256;
+
+/** The most of a Referer read: enough to find the referring host (253 characters at most). */
+export const PARSED_REFERER = 512;
 
 /** A flush's work between turns of the event loop, at most (a slice of it), in ms. */
 export const SLICE_MS = 4;
@@ -54,86 +64,97 @@ export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** Classifies visits, caching per user agent and per address. */
+/**
+ * Classifies visits on the request, caching each answer per User-Agent, Referer, address and
+ * proxy country. The country lookup by address may come later (it loads asynchronously): until
+ * then {@linkcode VisitClassifier.country} answers `null` for an address no proxy named.
+ */
 export class VisitClassifier {
   #devices = new Map<string, Device>();
-  #countries = new Map<string, string>();
   #referrers = new Map<string, string>();
-  #lookup: CountryLookup;
+  #countries = new Map<string, string>();
+  #proxyCountries = new Map<string, string>();
+  #lookup: CountryLookup | null;
 
-  /** Builds a classifier that finds countries with `lookup`. */
-  constructor(lookup: CountryLookup) {
+  /** Builds a classifier that finds countries with `lookup`, or with one set later. */
+  constructor(lookup: CountryLookup | null = null) {
     this.#lookup = lookup;
   }
 
-  /**
-   * Classifies each of `userAgents`, and finds the country of each of `addresses`, not yet
-   * known, once each, yielding to the event loop between slices of a few ms, so a flush of many
-   * distinct visitors never holds the loop; the answers are kept for this flush's visits (those
-   * of the flush before are forgotten first, past the usual cache's size).
-   */
-  async learn(userAgents: Iterable<string>, addresses: Iterable<string> = []): Promise<void> {
-    if (this.#devices.size > MAX_DEVICES) this.#devices.clear();
-    if (this.#countries.size > MAX_COUNTRIES) this.#countries.clear();
-    let sliceStart = performance.now();
-    const pause = async () => {
-      if (performance.now() - sliceStart < SLICE_MS) return;
-      await yieldToLoop();
-      sliceStart = performance.now();
-    };
-    for (const userAgent of userAgents) {
-      if (this.#devices.has(userAgent)) continue;
-      this.#devices.set(userAgent, deviceOf(userAgent));
-      await pause();
-    }
-    for (const address of addresses) {
-      if (this.#countries.has(address)) continue;
-      this.#countries.set(address, this.#lookUp(address));
-      await pause();
-    }
+  /** Whether countries of addresses can be found now. */
+  get canLookUp(): boolean {
+    return this.#lookup !== null;
   }
 
-  /** The class of one visit. */
+  /** Sets the country lookup, once loaded. */
+  setLookup(lookup: CountryLookup): void {
+    this.#lookup = lookup;
+  }
+
+  /** The class of one visit; a country not found yet reads `unknown`. */
   classify(facts: VisitFacts): VisitClass {
-    const device = this.#device(facts.userAgent);
+    const device = this.device(facts.userAgent);
     return {
       bot: device === "bot",
       device,
-      referrer: this.#referrer(facts.referer),
-      country: countryCode(facts.country) ?? this.#country(facts.client),
+      referrer: this.referrer(facts.referer),
+      country: this.country(facts.country, facts.client) ?? "unknown",
     };
   }
 
-  #device(userAgent: string): Device {
+  /** The device class of a User-Agent (its first {@linkcode PARSED_USER_AGENT} characters). */
+  device(whole: string): Device {
+    const userAgent = cut(whole, PARSED_USER_AGENT);
     let device = this.#devices.get(userAgent);
     if (device === undefined) {
       device = deviceOf(userAgent);
-      remember(this.#devices, userAgent, device, MAX_DEVICES);
+      remember(this.#devices, userAgent, device);
     }
     return device;
   }
 
-  #referrer(referer: string): string {
+  /** The referring host of a Referer (its first {@linkcode PARSED_REFERER} characters). */
+  referrer(whole: string): string {
+    if (whole === "") return DIRECT_REFERRER;
+    const referer = cut(whole, PARSED_REFERER);
     let name = this.#referrers.get(referer);
     if (name === undefined) {
       name = referrerName(referer);
-      remember(this.#referrers, referer, name, MAX_REFERRERS);
+      remember(this.#referrers, referer, name);
     }
     return name;
   }
 
-  #country(address: string): string {
+  /**
+   * The country of a visit: the code a trusted proxy named (`proxy`, or `""`), else that of
+   * `client`'s address; `null` while the lookup by address is not loaded.
+   */
+  country(proxy: string, client: string): string | null {
+    if (proxy !== "") {
+      let code = this.#proxyCountries.get(proxy);
+      if (code === undefined) {
+        code = countryCode(proxy) ?? "";
+        remember(this.#proxyCountries, proxy, code);
+      }
+      if (code !== "") return code;
+    }
+    return this.addressCountry(client);
+  }
+
+  /** The country of an address, or `unknown`; `null` while the lookup is not loaded. */
+  addressCountry(address: string): string | null {
     let country = this.#countries.get(address);
     if (country === undefined) {
-      country = this.#lookUp(address);
-      remember(this.#countries, address, country, MAX_COUNTRIES);
+      if (this.#lookup === null) return null;
+      country = countryCode(safeLookup(this.#lookup, address)) ?? "unknown";
+      remember(this.#countries, address, country, MAX_CACHED_ADDRESSES);
     }
     return country;
   }
+}
 
-  #lookUp(address: string): string {
-    return countryCode(safeLookup(this.#lookup, address)) ?? "unknown";
-  }
+function cut(header: string, most: number): string {
+  return header.length > most ? header.slice(0, most) : header;
 }
 
 /**
@@ -238,7 +259,7 @@ function safeLookup(lookup: CountryLookup, address: string): string | null {
   }
 }
 
-function remember<V>(cache: Map<string, V>, key: string, value: V, most: number): void {
-  if (cache.size >= most) cache.delete(cache.keys().next().value!);
+function remember<V>(cache: Map<string, V>, key: string, value: V, most = MAX_CACHED): void {
+  if (cache.size >= most) cache.clear();
   cache.set(key, value);
 }

@@ -85,3 +85,24 @@ Deno.test("the classifier finds the country of an address, a trusted header winn
   assertEquals(classifier.classify({ ...facts, client: "unknown" }).country, "unknown");
   assertEquals(classifier.classify({ ...facts, country: "fr" }).country, "FR");
 });
+
+Deno.test("the classifier answers no country by address until its lookup is set", () => {
+  const classifier = new VisitClassifier();
+  assertEquals(classifier.canLookUp, false);
+  assertEquals(classifier.country("", "81.2.69.160"), null);
+  assertEquals(classifier.country("fr", "81.2.69.160"), "FR", "a trusted header needs no lookup");
+  assertEquals(
+    classifier.country("XX", "81.2.69.160"),
+    null,
+    "an unknown code falls to the lookup",
+  );
+  classifier.setLookup((address) => address === "81.2.69.160" ? "GB" : null);
+  assertEquals(classifier.country("", "81.2.69.160"), "GB");
+  assertEquals(classifier.country("XX", "127.0.0.1"), "unknown");
+  assertEquals(classifier.device(DESKTOP + " x".repeat(1_000)), "desktop");
+  assertEquals(classifier.referrer(""), "direct");
+  assertEquals(
+    classifier.referrer("https://www.News.example/" + "p".repeat(5_000)),
+    "news.example",
+  );
+});

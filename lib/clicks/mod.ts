@@ -1,5 +1,5 @@
 /**
- * Clicks: recorded in memory on the redirect, classified and written at flush time.
+ * Clicks: classified and counted in memory on the redirect, written by the flush.
  * @module
  */
 export * from "./buffer.ts";

@@ -47,3 +47,13 @@ Deno.test("guesses are grouped by an IPv4 address, or by the /64 of an IPv6 one"
   assertEquals(addressGroup("2001:db8:1:3::1"), "2001:db8:1:3::/64");
   assertEquals(addressGroup("unknown"), "unknown");
 });
+
+Deno.test("plainAddress answers the same from its kept answers, past a full cache too", () => {
+  const spellings = ["::ffff:81.2.69.160", "81.2.69.160", "1.2.3.4.5", "[2A00:1450::1]"];
+  const first = spellings.map(plainAddress);
+  assertEquals(first, ["81.2.69.160", "81.2.69.160", null, "2a00:1450::1"]);
+  assertEquals(spellings.map(plainAddress), first);
+  for (let i = 0; i < 10_050; i++) plainAddress(`10.0.${i >> 8 & 255}.${i & 255}`);
+  assertEquals(spellings.map(plainAddress), first);
+  assertEquals(plainAddress(`1.${"2".repeat(100)}`), null, "a long spelling is read, not kept");
+});

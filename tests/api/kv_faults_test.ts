@@ -107,7 +107,7 @@ Deno.test("a store that goes down answers 503 everywhere it is needed, and every
     faults.down = true;
     await pause(60); // the epoch poll fails and empties the link cache
     await t.deps.clicks.flush();
-    assertEquals(t.deps.clicks.pending, 1, "the unwritten visits are kept");
+    assertEquals(t.deps.clicks.pending, 3, "the unwritten visits are kept");
     assert(logged.some((line) => line.msg === "click flush failed, will retry"));
     const down: string[] = [];
     const seen: string[] = [];
