@@ -124,6 +124,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
 }
 
+/** The permissions a page needs to test a copy button (`watchedPage(f, {permissions})`). */
+export const CLIPBOARD = ["clipboard-read", "clipboard-write"];
+
 /** A page of `f` that records CSP violations, script errors and dialogs in `problems`. */
 export async function watchedPage(
   f: BrowserFixture,

@@ -3,6 +3,7 @@ import { createLink } from "../../lib/links/mod.ts";
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import { MOBILE_UA } from "../../testing/visits.ts";
 import {
+  CLIPBOARD,
   createByApi,
   openMoreOptions,
   screenshot,
@@ -70,10 +71,7 @@ Deno.test({
     }
 
     await t.step("a row's copy button puts its short URL on the clipboard", async () => {
-      const { page, problems } = await watchedPage(f);
-      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
-        origin: f.origin,
-      });
+      const { page, problems } = await watchedPage(f, { permissions: CLIPBOARD });
       await page.goto("/links?q=paged-42");
       await waitForIslands(page);
       const row = page.locator(".link-row", { has: page.locator('a:text-is("/paged-42")') });
@@ -109,10 +107,7 @@ Deno.test({
           assertEquals(res.status, 302);
           await res.body?.cancel();
         }
-        const { page, problems } = await watchedPage(f);
-        await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
-          origin: f.origin,
-        });
+        const { page, problems } = await watchedPage(f, { permissions: CLIPBOARD });
         await page.goto("/links?q=counted");
         await waitForIslands(page);
         await page.getByRole("link", { name: "Stats of /counted" }).click();

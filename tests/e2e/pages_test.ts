@@ -3,6 +3,7 @@ import { createStore } from "../../lib/kv/store.ts";
 import { createLink } from "../../lib/links/mod.ts";
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import {
+  CLIPBOARD,
   createByApi,
   openMoreOptions,
   screenshot,
@@ -182,10 +183,7 @@ Deno.test({
     );
 
     await t.step("the copy button puts the short URL on the clipboard", async () => {
-      const { page, problems } = await watchedPage(f);
-      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
-        origin: f.origin,
-      });
+      const { page, problems } = await watchedPage(f, { permissions: CLIPBOARD });
       await page.goto("/");
       await waitForIslands(page);
       await page.getByLabel("Destination", { exact: true }).fill("example.com/copy-me");
