@@ -117,16 +117,18 @@ Deno.test("a read that started before a removal is not cached after it", async (
   assertEquals((await t.request("/racing")).status, 404);
 });
 
+/** One service instance over `kv`: its own link cache and app, as a process has. */
+async function instanceOn(kv: Deno.Kv) {
+  const config = loadConfig({ BASE_URL: TEST_BASE_URL });
+  const store = withLinkCache(createStore(kv));
+  return { store, app: createApp(await createDeps(config, store, { log: silentLogger() })) };
+}
+
 Deno.test("a removal in another instance clears this instance's cache almost at once", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const config = loadConfig({ BASE_URL: TEST_BASE_URL });
-    const make = async () => {
-      const store = withLinkCache(createStore(kv));
-      return { store, app: createApp(await createDeps(config, store, { log: silentLogger() })) };
-    };
-    const one = await make();
-    const two = await make();
+    const one = await instanceOn(kv);
+    const two = await instanceOn(kv);
     one.store.cache.watch(one.store.kv, { pollMs: 10 });
     try {
       const res = await two.app.request("/api/create", {
@@ -153,13 +155,8 @@ Deno.test("a removal in another instance clears this instance's cache almost at 
 Deno.test("a create-and-remove loop in another instance leaves this instance's other links cached", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const config = loadConfig({ BASE_URL: TEST_BASE_URL });
-    const make = async () => {
-      const store = withLinkCache(createStore(kv));
-      return { store, app: createApp(await createDeps(config, store, { log: silentLogger() })) };
-    };
-    const one = await make();
-    const two = await make();
+    const one = await instanceOn(kv);
+    const two = await instanceOn(kv);
     one.store.cache.watch(one.store.kv, { pollMs: 10 });
     try {
       const create = (slug: string) =>
