@@ -1,8 +1,10 @@
 /**
- * CORS: every response may be read from any origin; every API path answers a preflight.
+ * CORS: every response may be read from any origin; every API path answers a preflight. Hono's
+ * `cors` does the work.
  * @module
  */
 import type { MiddlewareHandler } from "hono";
+import { cors as honoCors } from "hono/cors";
 
 /** Options of {@linkcode cors}. */
 export interface CorsOptions {
@@ -19,23 +21,27 @@ export const EXPOSED_HEADERS =
 
 /**
  * Adds `Access-Control-Allow-Origin: *` and `Access-Control-Expose-Headers` to every response,
- * and answers `OPTIONS` on an API
- * path with 204 and the path's methods.
+ * and answers `OPTIONS` on an API path with 204 and the path's methods; any other `OPTIONS` is
+ * left to the router (a 404, or a 405 with `Allow`).
  */
 export function cors(options: CorsOptions): MiddlewareHandler {
+  // Each list is one element: Hono joins a list's items with "," and ours are joined with ", ".
+  const hono = honoCors({
+    origin: "*",
+    exposeHeaders: [EXPOSED_HEADERS],
+    allowMethods: (_origin, c) => [[...options.methodsOf(c.req.path) ?? [], "OPTIONS"].join(", ")],
+    allowHeaders: ["Content-Type"],
+    maxAge: 86400,
+  });
   return async function cors(c, next) {
-    if (c.req.method === "OPTIONS" && c.req.path.startsWith("/api/")) {
-      const methods = options.methodsOf(c.req.path);
-      if (methods) {
-        return c.body(null, 204, {
-          "Access-Control-Allow-Origin": "*",
-          "Access-Control-Expose-Headers": EXPOSED_HEADERS,
-          "Access-Control-Allow-Methods": [...methods, "OPTIONS"].join(", "),
-          "Access-Control-Allow-Headers": "Content-Type",
-          "Access-Control-Max-Age": "86400",
-        });
-      }
+    if (c.req.method !== "OPTIONS") return await hono(c, next);
+    if (c.req.path.startsWith("/api/") && options.methodsOf(c.req.path)) {
+      const preflight = await hono(c, next);
+      // Hono varies a preflight by Access-Control-Request-Headers even when its list is fixed.
+      for (const res of [c.res, preflight]) res?.headers.delete("Vary");
+      return preflight;
     }
+    // Hono's cors answers every OPTIONS with 204; these are the router's, with the two headers.
     await next();
     c.res.headers.set("Access-Control-Allow-Origin", "*");
     c.res.headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);

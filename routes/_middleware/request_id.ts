@@ -1,8 +1,10 @@
 /**
  * Request ids: each request gets one, sent back as `X-Request-Id` and written on its log lines.
+ * Hono's `requestId` sets it, by the rule of {@linkcode requestIdFor}.
  * @module
  */
 import type { MiddlewareHandler } from "hono";
+import { requestId as honoRequestId } from "hono/request-id";
 import type { AppEnv } from "../_lib/env.ts";
 
 /** An incoming id is kept only when it looks like this; anything else gets a fresh one. */
@@ -42,10 +44,13 @@ export function requestIdFor(
 export function requestId(options: RequestIdOptions = {}): MiddlewareHandler<AppEnv> {
   const header = options.header ?? "X-Request-Id";
   const generate = options.generate ?? newRequestId;
+  // No header name: Hono's own rule ([\w=-] only) never sees the id, which ours then chooses.
+  const assign = honoRequestId({
+    headerName: "",
+    generator: (c) => requestIdFor(c.req.header(header), generate),
+  });
   return async function requestId(c, next) {
-    const id = requestIdFor(c.req.header(header), generate);
-    c.set("requestId", id);
-    await next();
-    if (!c.get("redirect")) c.res.headers.set(header, id);
+    await assign(c, next);
+    if (!c.get("redirect")) c.res.headers.set(header, c.get("requestId")); // sent, as Hono will not
   };
 }
