@@ -39,6 +39,21 @@ Deno.test("a cached link redirects exactly as a first read does", async () => {
   assertEquals(counted?.split(" ")[1], "3", "metrics count every redirect");
 });
 
+Deno.test("each redirect is an answer of its own: changing one leaves the next as it was", async () => {
+  await using t = await testApp();
+  await t.json("/api/create", { url: "https://example.com/own", slug: "own" });
+  const first = await t.request("/own"); // the route
+  const second = await t.request("/own"); // cached
+  const expected = headersOf(second);
+  for (const res of [first, second]) {
+    res.headers.set("location", "https://example.com/changed");
+    res.headers.set("x-changed", "1");
+  }
+  const third = await t.request("/own");
+  assertEquals(headersOf(third), expected);
+  assertEquals(third.headers.get("location"), "https://example.com/own");
+});
+
 Deno.test("with LOG_REDIRECTS=1 every redirect is access-logged, with the id it was sent", async () => {
   const lines: Record<string, unknown>[] = [];
   await using t = await testApp({
