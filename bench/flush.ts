@@ -92,11 +92,10 @@ function visitsOf(links: DatedLinkRecord[], now: number): LinkVisits[] {
     id: link.id,
     title: link.title,
     clicks: 1,
+    bots: 0,
     lastUsedAt: now,
     day: dayOf(now),
-    referrers: new Map([["direct", 1]]),
-    devices: new Map([["desktop", 1]]),
-    countries: new Map([["unknown", 1]]),
+    visits: ["desktop", "direct", "unknown"],
   }));
 }
 

@@ -20,6 +20,7 @@ import {
   type FlushOutcome,
   type LinkFigures,
   type LinkVisits,
+  VISIT_STRIDE,
   writeClicks,
   writeFigures,
 } from "./flush.ts";
@@ -72,47 +73,41 @@ export interface ClickBufferOptions {
 
 /**
  * The default bound on visits waiting for their clicks to be written: 64 MiB. A visit is
- * classified as it is recorded, and a link waiting keeps counts only: per device class, per
- * referring host and per country, and, while the country lookup is not yet loaded, per client
- * address. Counted as 400 bytes a link, and 48 bytes plus two a character of its name (a host
- * has at most 253) for each count; a repeat of a count takes nothing more. Some 50,000 links
- * with a dozen counts each, or 120,000 counts of the longest names.
+ * classified as it is recorded and kept as three names (see `VisitList`), counted as 24 bytes;
+ * while the country lookup is not yet loaded, its client address as well, counted as 48 bytes
+ * plus two a character. A link waiting is counted as 400 bytes. Some 2.5 million visits.
  */
 export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
 /** The default bound on figures waiting for the slower cadence, in estimated bytes: 32 MiB. */
 export const MAX_FIGURE_BYTES = 32 * 1024 * 1024;
 
-// What a count and a link waiting take besides their names' characters, a generous estimate.
-const COUNT_BYTES = 48;
+// What a visit, an address kept for its country and a link waiting take, generous estimates.
+const VISIT_BYTES = 24;
+const ADDRESS_BYTES = 48;
 const LINK_BYTES = 400;
 // A tick's figures stop after this much time, the rest left for the next tick, so that a large
 // round of figures never holds back the next second's clicks.
 const FIGURES_TICK_MS = 250;
 
-// A link's visits waiting, classified and counted as they were recorded.
-interface PendingLink extends VisitedLink {
-  /** Visits by people. */
-  clicks: number;
-  /** The last visit by a person (epoch ms), 0 when none. */
-  lastUsedAt: number;
-  /** Visits per device class, bots included (under `bot` only). */
-  devices: Map<string, number>;
-  /** Visits by people per referring host. */
-  referrers: Map<string, number>;
-  /** Visits by people per country. */
-  countries: Map<string, number>;
-  /** Visits by people per client address, while the country lookup was not loaded. */
-  unresolved: Map<string, number>;
+// A link's visits waiting, classified as they were recorded. It is itself the `LinkVisits` a
+// flush writes: once taken, no visit is added to it.
+interface PendingLink extends LinkVisits {
+  /**
+   * The client address of each visit whose country slot is {@linkcode UNRESOLVED}, in order:
+   * visits recorded before the country lookup was loaded.
+   */
+  unresolved: string[] | null;
   /** When its first visit in the batch was recorded (epoch ms). */
   firstAt: number;
   /** Taken by a flush to be written: visits after that wait for the next batch. */
   taken: boolean;
-  /** The last commit of its clicks whose outcome is unknown, while they wait for a retry. */
-  uncertainAt?: number;
-  /** Bytes its counts take (see {@linkcode MAX_PENDING_BYTES}). */
+  /** Bytes its visits take (see {@linkcode MAX_PENDING_BYTES}). */
   bytes: number;
 }
+
+// The country of a visit whose address waits for the country lookup.
+const UNRESOLVED = "?";
 
 interface Batch {
   day: string;
@@ -246,11 +241,11 @@ export class ClickBuffer {
           id: link.id,
           title: link.title,
           clicks: 0,
+          bots: 0,
           lastUsedAt: 0,
-          devices: new Map(),
-          referrers: new Map(),
-          countries: new Map(),
-          unresolved: new Map(),
+          day: batch.day,
+          visits: [],
+          unresolved: null,
           firstAt: now,
           taken: false,
           bytes: LINK_BYTES,
@@ -444,38 +439,43 @@ async function resolveCountries(batches: Batch[], classifier: VisitClassifier): 
   let sliceStart = performance.now();
   for (const batch of batches) {
     for (const link of batch.links.values()) {
-      if (link.unresolved.size === 0) continue;
-      for (const [address, count] of link.unresolved) {
-        const country = classifier.addressCountry(address) ?? "unknown";
-        const bytes = countName(link.countries, country, count) - countBytes(address);
+      const addresses = link.unresolved;
+      if (addresses === null) continue;
+      const visits = link.visits;
+      let next = 0;
+      for (let i = 2; i < visits.length; i += VISIT_STRIDE) {
+        if (visits[i] !== UNRESOLVED) continue;
+        const address = addresses[next++]!;
+        visits[i] = classifier.addressCountry(address) ?? "unknown";
+        const bytes = -(ADDRESS_BYTES + address.length * 2);
         link.bytes += bytes;
         batch.bytes += bytes;
-        link.unresolved.delete(address);
         if (performance.now() - sliceStart >= SLICE_MS) {
           await yieldToLoop();
           sliceStart = performance.now();
         }
       }
+      link.unresolved = null;
     }
   }
 }
 
 /**
- * Each link of `batch` summarized as it is taken, so a flush does that work a chunk at a time
- * between its commits. The links go in the order of their ids, which is the order of their
- * counters in the store: a commit's sums then share the store's pages. Links leave the batch as
- * their chunks commit, while this runs.
+ * Each link of `batch` as it is taken, so a flush does that work a chunk at a time between its
+ * commits. The links go in the order of their ids, which is the order of their counters in the
+ * store: a commit's sums then share the store's pages. Links leave the batch as their chunks
+ * commit, while this runs.
  */
 function* summaries(batch: Batch): Generator<LinkVisits> {
   for (const id of [...batch.links.keys()].sort()) {
     const link = batch.links.get(id);
     if (link === undefined) continue;
     link.taken = true; // its visits from now on wait for the next batch
-    yield summarize(link, batch.day);
+    yield link;
   }
 }
 
-/** Classifies a visit and counts it in `pending`, a link of `batch`. */
+/** Classifies a visit and keeps it in `pending`, a link of `batch`. */
 function addVisit(
   batch: Batch,
   pending: PendingLink,
@@ -487,53 +487,26 @@ function addVisit(
   now: number,
 ): void {
   const device = classifier.device(userAgent);
-  let bytes = countName(pending.devices, device, 1);
-  if (device !== "bot") {
+  let bytes = VISIT_BYTES;
+  if (device === "bot") {
+    pending.bots++;
+    pending.visits.push(device, "", "");
+  } else {
     pending.clicks++;
     if (now > pending.lastUsedAt) pending.lastUsedAt = now;
-    bytes += countName(pending.referrers, classifier.referrer(referer), 1);
     const found = classifier.country(country, client);
-    bytes += found === null
-      ? countName(pending.unresolved, client, 1)
-      : countName(pending.countries, found, 1);
+    pending.visits.push(device, classifier.referrer(referer), found ?? UNRESOLVED);
+    if (found === null) {
+      (pending.unresolved ??= []).push(client);
+      bytes += ADDRESS_BYTES + client.length * 2;
+    }
   }
   pending.bytes += bytes;
   batch.bytes += bytes;
   batch.size++;
 }
 
-/** Adds `count` to `name` in `counts`; the bytes a new name takes, 0 for one counted before. */
-function countName(counts: Map<string, number>, name: string, count: number): number {
-  const before = counts.get(name);
-  counts.set(name, (before ?? 0) + count);
-  return before === undefined ? countBytes(name) : 0;
-}
-
-function countBytes(name: string): number {
-  return COUNT_BYTES + name.length * 2;
-}
-
 /** Every visit waiting in `link`, by people and bots. */
 function visitsOf(link: PendingLink): number {
-  return link.clicks + (link.devices.get("bot") ?? 0);
-}
-
-/**
- * A link's visits for the flush. Its counts are handed on as they are: a link taken is counted
- * into no more, and a retry after an unknown outcome reads the same counts.
- */
-function summarize(link: PendingLink, day: string): LinkVisits {
-  const visits: LinkVisits = {
-    slug: link.slug,
-    id: link.id,
-    title: link.title,
-    clicks: link.clicks,
-    lastUsedAt: link.lastUsedAt,
-    day,
-    referrers: link.referrers,
-    devices: link.devices,
-    countries: link.countries,
-  };
-  if (link.uncertainAt !== undefined) visits.uncertainAt = link.uncertainAt;
-  return visits;
+  return link.clicks + link.bots;
 }

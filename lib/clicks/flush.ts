@@ -37,16 +37,14 @@ export interface LinkVisits {
   title: string;
   /** Clicks by people. */
   clicks: number;
+  /** Visits by bots, which are no clicks. */
+  bots: number;
   /** Time of the last click by a person (epoch ms), 0 when none. */
   lastUsedAt: number;
   /** UTC day of the visits. */
   day: string;
-  /** Clicks by people per referring host. */
-  referrers: Map<string, number>;
-  /** Visits per device class, bots included. */
-  devices: Map<string, number>;
-  /** Clicks by people per country. */
-  countries: Map<string, number>;
+  /** Each visit as recorded (see {@linkcode VisitList}). */
+  visits: VisitList;
   /**
    * The number of the last commit that carried these clicks and whose outcome is unknown;
    * absent when none was. Its sums are skipped when the sequence finds it landed.
@@ -63,6 +61,17 @@ export interface FlushOutcome {
   /** Visits dropped: their link was gone by then, or its figures too large to write. */
   dropped: number;
 }
+
+/**
+ * A link's visits in the order they came, {@linkcode VISIT_STRIDE} entries each: its device
+ * class, referring host and country, the last two empty for a bot. A list, not counts: pushing
+ * three names costs a visit less than counting them in maps made anew for each link each
+ * second, which were most of what the old generation collected (docs/benchmarks.md).
+ */
+export type VisitList = string[];
+
+/** Entries a visit takes in a {@linkcode VisitList}. */
+export const VISIT_STRIDE = 3;
 
 /** Links one commit of clicks takes: a `sum` each, within the store's 1,000 mutations. */
 export const CLICKS_PER_COMMIT = 250;
@@ -122,7 +131,7 @@ export async function writeClicks(
     const outcome = { clicks: 0, bots: 0, dropped: 0 };
     for (const link of chunk) {
       outcome.clicks += link.clicks;
-      outcome.bots += link.devices.get("bot") ?? 0;
+      outcome.bots += link.bots;
     }
     total.clicks += outcome.clicks;
     total.bots += outcome.bots;
@@ -219,12 +228,13 @@ export class FigureBook {
     figures.clicks += link.clicks;
     figures.lastUsedAt = Math.max(figures.lastUsedAt, link.lastUsedAt);
     if (link.clicks > 0) figures.bytes += addTo(figures.days, link.day, link.clicks);
-    for (const [name, count] of link.referrers) {
-      figures.bytes += addTo(figures.referrers, name, count);
-    }
-    for (const [name, count] of link.devices) figures.bytes += addTo(figures.devices, name, count);
-    for (const [name, count] of link.countries) {
-      figures.bytes += addTo(figures.countries, name, count);
+    const visits = link.visits;
+    for (let i = 0; i < visits.length; i += VISIT_STRIDE) {
+      const device = visits[i]!;
+      figures.bytes += addTo(figures.devices, device, 1);
+      if (device === "bot") continue;
+      figures.bytes += addTo(figures.referrers, visits[i + 1]!, 1);
+      figures.bytes += addTo(figures.countries, visits[i + 2]!, 1);
     }
     this.#bytes += figures.bytes - before;
   }

@@ -14,17 +14,16 @@ import {
 } from "./flush.ts";
 import { CommitSequence } from "./sequence.ts";
 
-function visits(count: number, referrers = 1): LinkVisits[] {
+function visits(count: number): LinkVisits[] {
   return Array.from({ length: count }, (_, i) => ({
     slug: `s${i}`,
     id: `id${String(i).padStart(4, "0")}`,
     title: "",
     clicks: 1,
+    bots: 0,
     lastUsedAt: 0,
     day: "2026-11-23",
-    referrers: new Map(Array.from({ length: referrers }, (_, r) => [`site${r}.example`, 1])),
-    devices: new Map([["desktop", 1]]),
-    countries: new Map([["GB", 1]]),
+    visits: ["desktop", "site0.example", "GB"],
   }));
 }
 
