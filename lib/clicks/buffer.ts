@@ -447,7 +447,7 @@ async function resolveCountries(batches: Batch[], classifier: VisitClassifier): 
         if (visits[i] !== UNRESOLVED) continue;
         const address = addresses[next++]!;
         visits[i] = classifier.addressCountry(address) ?? "unknown";
-        const bytes = -(ADDRESS_BYTES + address.length * 2);
+        const bytes = -addressBytes(address);
         link.bytes += bytes;
         batch.bytes += bytes;
         if (performance.now() - sliceStart >= SLICE_MS) {
@@ -498,12 +498,17 @@ function addVisit(
     pending.visits.push(device, classifier.referrer(referer), found ?? UNRESOLVED);
     if (found === null) {
       (pending.unresolved ??= []).push(client);
-      bytes += ADDRESS_BYTES + client.length * 2;
+      bytes += addressBytes(client);
     }
   }
   pending.bytes += bytes;
   batch.bytes += bytes;
   batch.size++;
+}
+
+/** What keeping `address` for its country takes (see {@linkcode MAX_PENDING_BYTES}). */
+function addressBytes(address: string): number {
+  return ADDRESS_BYTES + address.length * 2;
 }
 
 /** Every visit waiting in `link`, by people and bots. */
