@@ -139,63 +139,67 @@ async function instanceOn(kv: Deno.Kv) {
   return { store, app: createApp(await createDeps(config, store, { log: silentLogger() })) };
 }
 
-Deno.test("a removal in another instance clears this instance's cache almost at once", async () => {
+/**
+ * Two instances over one in-memory store, the first watching it for removals, as two processes
+ * on one KV file are; disposing stops the watch and closes the store.
+ */
+async function twoInstances() {
   const kv = await Deno.openKv(":memory:");
   try {
     const one = await instanceOn(kv);
     const two = await instanceOn(kv);
     one.store.cache.watch(one.store.kv, { pollMs: 10 });
-    try {
-      const res = await two.app.request("/api/create", {
-        method: "POST",
-        body: JSON.stringify({ url: "https://example.com/x", slug: "shared" }),
-      });
-      assertEquals(res.status, 201);
-      assertEquals((await one.app.request("/shared")).status, 302);
-      assertEquals(one.store.cache.size, 1);
-      await two.app.request("/api/remove?slug=shared", { method: "DELETE" });
-      for (let i = 0; i < 100 && one.store.cache.size > 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      assertEquals(one.store.cache.size, 0);
-      assertEquals((await one.app.request("/shared")).status, 404);
-    } finally {
-      await one.store.cache.unwatch();
-    }
-  } finally {
+    return {
+      one,
+      two,
+      async [Symbol.asyncDispose]() {
+        await one.store.cache.unwatch();
+        kv.close();
+      },
+    };
+  } catch (error) {
     kv.close();
+    throw error;
   }
+}
+
+Deno.test("a removal in another instance clears this instance's cache almost at once", async () => {
+  await using pair = await twoInstances();
+  const { one, two } = pair;
+  const res = await two.app.request("/api/create", {
+    method: "POST",
+    body: JSON.stringify({ url: "https://example.com/x", slug: "shared" }),
+  });
+  assertEquals(res.status, 201);
+  assertEquals((await one.app.request("/shared")).status, 302);
+  assertEquals(one.store.cache.size, 1);
+  await two.app.request("/api/remove?slug=shared", { method: "DELETE" });
+  for (let i = 0; i < 100 && one.store.cache.size > 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assertEquals(one.store.cache.size, 0);
+  assertEquals((await one.app.request("/shared")).status, 404);
 });
 
 Deno.test("a create-and-remove loop in another instance leaves this instance's other links cached", async () => {
-  const kv = await Deno.openKv(":memory:");
-  try {
-    const one = await instanceOn(kv);
-    const two = await instanceOn(kv);
-    one.store.cache.watch(one.store.kv, { pollMs: 10 });
-    try {
-      const create = (slug: string) =>
-        two.app.request("/api/create", {
-          method: "POST",
-          body: JSON.stringify({ url: `https://example.com/${slug}`, slug }),
-        });
-      assertEquals((await create("popular")).status, 201);
-      assertEquals((await one.app.request("/popular")).status, 302);
-      for (let i = 0; i < 5; i++) {
-        assertEquals((await create(`churn-${i}`)).status, 201);
-        assertEquals((await one.app.request(`/churn-${i}`)).status, 302);
-        const removed = await two.app.request(`/api/remove?slug=churn-${i}`, { method: "DELETE" });
-        assertEquals(removed.status, 200);
-        // The removal answers once this instance has dropped that link, and that link only.
-        assertEquals(one.store.cache.get(`churn-${i}`), undefined);
-        assertEquals(one.store.cache.get("popular")?.record.slug, "popular");
-        assertEquals((await one.app.request(`/churn-${i}`)).status, 404);
-      }
-    } finally {
-      await one.store.cache.unwatch();
-    }
-  } finally {
-    kv.close();
+  await using pair = await twoInstances();
+  const { one, two } = pair;
+  const create = (slug: string) =>
+    two.app.request("/api/create", {
+      method: "POST",
+      body: JSON.stringify({ url: `https://example.com/${slug}`, slug }),
+    });
+  assertEquals((await create("popular")).status, 201);
+  assertEquals((await one.app.request("/popular")).status, 302);
+  for (let i = 0; i < 5; i++) {
+    assertEquals((await create(`churn-${i}`)).status, 201);
+    assertEquals((await one.app.request(`/churn-${i}`)).status, 302);
+    const removed = await two.app.request(`/api/remove?slug=churn-${i}`, { method: "DELETE" });
+    assertEquals(removed.status, 200);
+    // The removal answers once this instance has dropped that link, and that link only.
+    assertEquals(one.store.cache.get(`churn-${i}`), undefined);
+    assertEquals(one.store.cache.get("popular")?.record.slug, "popular");
+    assertEquals((await one.app.request(`/churn-${i}`)).status, 404);
   }
 });
 
