@@ -209,16 +209,8 @@ export function watchClickWait(origin: string): { stop(): Promise<ClickWaitSampl
   let running = true;
   const polling = (async () => {
     while (running) {
-      try {
-        const scrape = await fetch(`${origin}/metrics`, { signal: AbortSignal.timeout(5_000) });
-        const text = await scrape.text();
-        const sample = /^lapse_clicks_waiting_seconds (\S+)$/m.exec(text);
-        if (sample) {
-          samples.push({ at: (performance.now() - start) / 1000, seconds: Number(sample[1]) });
-        }
-      } catch {
-        // a scrape that fails or stalls under load is tried again at the next poll
-      }
+      const seconds = await clickWait(origin);
+      if (seconds !== null) samples.push({ at: (performance.now() - start) / 1000, seconds });
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   })();
@@ -229,4 +221,33 @@ export function watchClickWait(origin: string): { stop(): Promise<ClickWaitSampl
       return samples;
     },
   };
+}
+
+/** The service's `lapse_clicks_waiting_seconds`, or `null` when a scrape fails or stalls. */
+async function clickWait(origin: string): Promise<number | null> {
+  try {
+    const scrape = await fetch(`${origin}/metrics`, { signal: AbortSignal.timeout(5_000) });
+    const sample = /^lapse_clicks_waiting_seconds (\S+)$/m.exec(await scrape.text());
+    return sample ? Number(sample[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Pauses `service` (SIGSTOP) once every visit it answered has its clicks stored, or after 10 s:
+ * while another server is measured on its core, none of its own work runs there. Its later work
+ * (the figures of those visits) runs when it is resumed, in its own rounds.
+ */
+export async function pauseWhenWritten(service: ServiceProcess): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  while (performance.now() < deadline && await clickWait(service.origin) !== 0) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  Deno.kill(service.pid, "SIGSTOP");
+}
+
+/** Resumes a service {@linkcode pauseWhenWritten} paused; nothing when it runs. */
+export function resume(service: ServiceProcess): void {
+  Deno.kill(service.pid, "SIGCONT");
 }

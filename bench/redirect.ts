@@ -14,7 +14,9 @@ import {
   canPin,
   ensureWrk,
   median,
+  pauseWhenWritten,
   pinned,
+  resume,
   runWrk,
   startBenchService,
   watchClickWait,
@@ -134,15 +136,23 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
       one.answered += result.requests;
       return result;
     };
+    // Each server measured in turn runs alone on its core: the other services are paused.
+    const servedAlone = async (one: Running, seconds: number) => {
+      resume(one.service);
+      const result = await served(one, seconds);
+      await pauseWhenWritten(one.service);
+      return result;
+    };
     // Warm-up: caches filled, the country database loaded.
-    for (const one of running) await served(one, 2);
+    for (const one of running) await servedAlone(one, 2);
     await runWrk(ceiling.origin, { ...load, script, seconds: 2 });
     const waits = running.map((one) => watchClickWait(one.service.origin));
     const bare: WrkResult[] = [];
     for (let i = 0; i < rounds; i++) {
       bare.push(await runWrk(ceiling.origin, { ...load, script }));
-      for (const one of running) one.rounds.push(await served(one, seconds));
+      for (const one of running) one.rounds.push(await servedAlone(one, seconds));
     }
+    for (const one of running) resume(one.service);
     if (options.sideBySide) {
       // Each pair at the same moment, both on core 0: the ratio of their throughputs is the
       // inverse of the ratio of their costs per request, whatever the machine does meanwhile.
