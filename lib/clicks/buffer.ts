@@ -15,7 +15,7 @@ import {
   yieldToLoop,
 } from "./classify.ts";
 import {
-  CLICKS_PER_COMMIT,
+  clicksPerCommit,
   FigureBook,
   type FlushOutcome,
   type LinkFigures,
@@ -56,7 +56,7 @@ export interface ClickBufferOptions {
    * at once; default {@linkcode MAX_FIGURE_BYTES}.
    */
   maxFigureBytes?: number;
-  /** Links a commit of clicks takes at most; default {@linkcode CLICKS_PER_COMMIT}. */
+  /** Links a commit of clicks takes; default {@linkcode clicksPerCommit} of the links written. */
   clicksPerCommit?: number;
   /**
    * Country lookup by address; default the offline geoip database, loaded as the buffer starts
@@ -341,7 +341,7 @@ export class ClickBuffer {
     this.#open = batch;
     try {
       await writeClicks(this.#sequence, this.#store, summaries(batch), {
-        perCommit: this.#options.clicksPerCommit ?? CLICKS_PER_COMMIT,
+        perCommit: this.#options.clicksPerCommit ?? clicksPerCommit(batch.links.size),
         onCommitted: (chunk, outcome) => {
           const now = this.#store.now();
           for (const link of chunk) {

@@ -73,8 +73,23 @@ export type VisitList = string[];
 /** Entries a visit takes in a {@linkcode VisitList}. */
 export const VISIT_STRIDE = 3;
 
-/** Links one commit of clicks takes: a `sum` each, within the store's 1,000 mutations. */
+/** Most links one commit of clicks takes: a `sum` each, within the store's 1,000 mutations. */
 export const CLICKS_PER_COMMIT = 250;
+
+// Fewest links a commit of clicks takes, and the commits a flush is kept within by taking more.
+const FEWEST_CLICKS_PER_COMMIT = 100;
+const CLICKS_COMMITS = 100;
+
+/**
+ * Links a commit of clicks takes when a flush has `links` to write. A commit holds the core the
+ * requests share for some 10 µs a link (its encoding, then the store's thread), so 100 links
+ * keep each wait near 1 ms; past 10,000 links, commits grow to 250 so that a flush takes some
+ * 100 commits and its clicks stay within 2 s (docs/decisions/2026-11-28-click-layout.md).
+ */
+export function clicksPerCommit(links: number): number {
+  const even = Math.ceil(links / CLICKS_COMMITS);
+  return Math.min(CLICKS_PER_COMMIT, Math.max(FEWEST_CLICKS_PER_COMMIT, even));
+}
 
 /** Options of {@linkcode writeClicks}. */
 export interface WriteClicksOptions {
@@ -87,10 +102,10 @@ export interface WriteClicksOptions {
 }
 
 /**
- * Adds each link's clicks by people to its counter, {@linkcode CLICKS_PER_COMMIT} links a
- * commit, taking links from their iterator only as chunks need them. A link whose clicks a
- * commit of unknown outcome carried is skipped when `sequence` found that commit landed. Throws
- * on a store failure; chunks committed before stay committed, and `onCommitted` has been told.
+ * Adds each link's clicks by people to its counter, `perCommit` links a commit, taking links
+ * from their iterator only as chunks need them. A link whose clicks a commit of unknown outcome
+ * carried is skipped when `sequence` found that commit landed. Throws on a store failure; chunks
+ * committed before stay committed, and `onCommitted` has been told.
  */
 export async function writeClicks(
   sequence: CommitSequence,
@@ -308,14 +323,16 @@ export interface WriteFiguresOptions {
   onRefused(link: LinkFigures, error: unknown): void;
   /** Asked between chunks: true stops the writing there, the rest left for later. */
   enough?(): boolean;
+  /** Links a commit takes at most; default 10. */
+  perCommit?: number;
 }
 
 // A link's part of a figures commit, besides its names: a check, its record, its rank (two),
 // its day's clicks and the clicks' sums, its counter's delete.
 const LINK_MUTATIONS = 6;
-// Links a figures commit takes at most: within the atomic's 100 checks, and small enough that
-// a commit holds the event loop briefly.
-const FIGURES_PER_COMMIT = 40;
+// Links a figures commit takes at most: a commit holds the core the requests share while it is
+// encoded and written, and ten hold it a quarter as long as forty (docs/benchmarks.md).
+const FIGURES_PER_COMMIT = 10;
 
 /**
  * Writes the figures of `links`, a chunk at a time: each chunk reads its links' records, adds
@@ -331,7 +348,8 @@ export async function writeFigures(
   options: WriteFiguresOptions,
 ): Promise<void> {
   const limits = { ...COMMIT_LIMITS, keyBytes: KEY_BYTES_BUDGET };
-  for (const chunk of groupsWithin(links, costOfFigures, limits, FIGURES_PER_COMMIT)) {
+  const perCommit = options.perCommit ?? FIGURES_PER_COMMIT;
+  for (const chunk of groupsWithin(links, costOfFigures, limits, perCommit)) {
     await writeFiguresChunk(sequence, store, chunk, options);
     if (options.enough?.()) return;
   }

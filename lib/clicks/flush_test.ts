@@ -6,6 +6,8 @@ import { readCount } from "../tallies/count.ts";
 import { CLICKS, DAY_CLICKS, REFERRERS } from "../tallies/kinds.ts";
 import { type LinkStats, newLinkStats } from "../tallies/shares.ts";
 import {
+  CLICKS_PER_COMMIT,
+  clicksPerCommit,
   FigureBook,
   type LinkFigures,
   type LinkVisits,
@@ -104,6 +106,14 @@ Deno.test("a second's clicks are one sum a link, a chunk a commit, and nothing e
   assertEquals(await tally(store, CLICKS), 0, "the totals wait for the figures");
 });
 
+Deno.test("a flush's clicks go in commits of 100 links, more when 100 commits would not do", () => {
+  assertEquals(clicksPerCommit(1), 100);
+  assertEquals(clicksPerCommit(10_000), 100);
+  assertEquals(clicksPerCommit(10_001), 101);
+  assertEquals(clicksPerCommit(20_000), 200);
+  assertEquals(clicksPerCommit(1_000_000), CLICKS_PER_COMMIT);
+});
+
 Deno.test("clicks whose commit was found landed are not summed again", async () => {
   await using store = await memoryStore();
   const faults: Faults = { commits: 0, down: false, landing: 1 };
@@ -184,6 +194,7 @@ Deno.test("a chunk the store refuses for its size is written in halves, each tol
   }
   const committed: number[] = [];
   await writeFigures(new CommitSequence(store), store, figuresOf(links), {
+    perCommit: 40,
     touched: new Map(),
     onWritten: (chunk, part) => {
       committed.push(chunk.length);
