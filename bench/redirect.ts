@@ -12,6 +12,7 @@ import { fixed, freshStore, printTable, seedLinksFast, spreadPaths } from "./_li
 import { shuffled, trafficScript, zipfVisits } from "./_traffic.ts";
 import {
   canPin,
+  type ClickWaitSample,
   ensureWrk,
   median,
   pauseWhenWritten,
@@ -143,38 +144,47 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
       await pauseWhenWritten(one.service);
       return result;
     };
-    // Warm-up: caches filled, the country database loaded.
-    for (const one of running) await servedAlone(one, 2);
-    await runWrk(ceiling.origin, { ...load, script, seconds: 2 });
-    const waits = running.map((one) => watchClickWait(one.service.origin));
+    let waits: { stop(): Promise<ClickWaitSample[]> }[] = [];
     const bare: WrkResult[] = [];
-    for (let i = 0; i < rounds; i++) {
-      bare.push(await runWrk(ceiling.origin, { ...load, script }));
-      for (const one of running) one.rounds.push(await servedAlone(one, seconds));
-    }
-    for (const one of running) resume(one.service);
-    if (options.sideBySide) {
-      // Each pair at the same moment, both on core 0: the ratio of their throughputs is the
-      // inverse of the ratio of their costs per request, whatever the machine does meanwhile.
-      const pairs: [Running | null, Running | null][] = running.length === 2
-        ? [[running[1]!, null], [running[0]!, null], [running[1]!, running[0]!]]
-        : [[running[0]!, null]];
-      for (const [a, b] of pairs) {
-        const ratios: number[] = [];
-        for (let i = 0; i < rounds; i++) {
-          const [mine, other] = await Promise.all([
-            served(a!, seconds),
-            b === null ? runWrk(ceiling.origin, { ...load, script }) : served(b, seconds),
-          ]);
-          ratios.push(mine.requestsPerSecond / other.requestsPerSecond);
-        }
-        sideRows.push([
-          spec.label,
-          `${a!.name} / ${b?.name ?? "ceiling"}`,
-          ratios.map((r) => fixed(r)).join(", "),
-          fixed(median(ratios)),
-        ]);
+    try {
+      // Warm-up: caches filled, the country database loaded.
+      for (const one of running) await servedAlone(one, 2);
+      await runWrk(ceiling.origin, { ...load, script, seconds: 2 });
+      waits = running.map((one) => watchClickWait(one.service.origin));
+      for (let i = 0; i < rounds; i++) {
+        bare.push(await runWrk(ceiling.origin, { ...load, script }));
+        for (const one of running) one.rounds.push(await servedAlone(one, seconds));
       }
+      if (options.sideBySide) {
+        // Each pair at the same moment, both on core 0: the ratio of their throughputs is the
+        // inverse of the ratio of their costs per request, whatever the machine does meanwhile.
+        const pairs: [Running, Running | null][] = running.length === 2
+          ? [[running[1]!, null], [running[0]!, null], [running[1]!, running[0]!]]
+          : [[running[0]!, null]];
+        for (const [a, b] of pairs) {
+          for (const one of running) {
+            if (one === a || one === b) resume(one.service);
+            else await pauseWhenWritten(one.service);
+          }
+          const ratios: number[] = [];
+          for (let i = 0; i < rounds; i++) {
+            const [mine, other] = await Promise.all([
+              served(a, seconds),
+              b === null ? runWrk(ceiling.origin, { ...load, script }) : served(b, seconds),
+            ]);
+            ratios.push(mine.requestsPerSecond / other.requestsPerSecond);
+          }
+          sideRows.push([
+            spec.label,
+            `${a.name} / ${b?.name ?? "ceiling"}`,
+            ratios.map((r) => fixed(r)).join(", "),
+            fixed(median(ratios)),
+          ]);
+        }
+      }
+    } finally {
+      // A paused process takes no signal to stop until it is resumed.
+      for (const one of running) resume(one.service);
     }
     for (const [i, one] of running.entries()) {
       const samples = await waits[i]!.stop();
