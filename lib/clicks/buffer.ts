@@ -56,8 +56,10 @@ export interface ClickBufferOptions {
    * at once; default {@linkcode MAX_FIGURE_BYTES}.
    */
   maxFigureBytes?: number;
-  /** Links a commit of clicks takes; default {@linkcode clicksPerCommit} of the links written. */
+  /** Links a commit of clicks takes; default {@linkcode clicksPerCommit} of a batch's links. */
   clicksPerCommit?: number;
+  /** Links a commit of figures takes at most; default 10. */
+  figuresPerCommit?: number;
   /**
    * Country lookup by address; default the offline geoip database, loaded as the buffer starts
    * (or on its first flush).
@@ -372,6 +374,7 @@ export class ClickBuffer {
     const started = performance.now();
     const due: LinkFigures[] = this.#book.take(this.#store.now(), all);
     await writeFigures(this.#sequence, this.#store, due, {
+      perCommit: this.#options.figuresPerCommit,
       touched: this.#touched,
       onWritten: (chunk) => {
         for (const figures of chunk) this.#book.delete(figures);

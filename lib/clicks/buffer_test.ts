@@ -8,6 +8,7 @@ import { readCounters } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
 import { CLICKS, COUNTRIES, DAY_CLICKS, DAY_MS, DEVICES, REFERRERS } from "../tallies/kinds.ts";
 import { ClickBuffer, type ClickBufferOptions } from "./buffer.ts";
+import { CLICKS_PER_COMMIT } from "./flush.ts";
 
 const options = { serviceHost: "sho.rt" };
 
@@ -179,10 +180,14 @@ Deno.test("a flush large enough for the biggest commits stays within the store's
   for (let i = 0; i < 9_000; i++) {
     links.push(await createLink(store, { url: `example.com/${i}` }, options));
   }
-  const buffer = new ClickBuffer(store);
+  // Commits as large as a flush ever made, so that the mutation budget, not the link count, is
+  // what bounds these commits.
+  const buffer = new ClickBuffer(store, {
+    clicksPerCommit: CLICKS_PER_COMMIT,
+    figuresPerCommit: 40,
+  });
   for (const [i, link] of links.entries()) {
-    // Several shares a link, each a sum in its commit: the mutation budget, not the link
-    // count, is what bounds these commits.
+    // Several shares a link, each a sum in its commit.
     buffer.record(link, visit({ referer: `https://site${i % 300}.example/` }));
     buffer.record(link, visit({ userAgent: MOBILE_UA, client: `81.2.69.${i % 250}` }));
     buffer.record(link, visit({ client: `2a00:1450:4001:81b::${i.toString(16)}` }));

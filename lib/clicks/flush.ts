@@ -81,10 +81,10 @@ const FEWEST_CLICKS_PER_COMMIT = 100;
 const CLICKS_COMMITS = 100;
 
 /**
- * Links a commit of clicks takes when a flush has `links` to write. A commit holds the core the
+ * Links a commit of clicks takes when a batch has `links` to write. A commit holds the core the
  * requests share for some 10 µs a link (its encoding, then the store's thread), so 100 links
- * keep each wait near 1 ms; past 10,000 links, commits grow to 250 so that a flush takes some
- * 100 commits and its clicks stay within 2 s (docs/decisions/2026-11-28-click-layout.md).
+ * keep each wait near 1 ms; past 10,000 links, commits grow toward 250 so that a batch takes
+ * some 100 commits and its clicks stay within 2 s (docs/decisions/2026-11-28-click-layout.md).
  */
 export function clicksPerCommit(links: number): number {
   const even = Math.ceil(links / CLICKS_COMMITS);
@@ -331,7 +331,7 @@ export interface WriteFiguresOptions {
 // its day's clicks and the clicks' sums, its counter's delete.
 const LINK_MUTATIONS = 6;
 // Links a figures commit takes at most: a commit holds the core the requests share while it is
-// encoded and written, and ten hold it a quarter as long as forty (docs/benchmarks.md).
+// encoded and written, and commits of ten make half the long waits forty did (docs/benchmarks.md).
 const FIGURES_PER_COMMIT = 10;
 
 /**
