@@ -170,16 +170,11 @@ const EXPECTED: Record<string, [number, Record<string, string>]> = {
     "referrer-policy": "unsafe-url",
   }],
   "locked": [401, {
-    ...CORS,
+    ...PAGE_ANSWER,
     "cache-control": "no-store",
+    // The unlock form's post is redirected on to the link's destination, on any site.
     "content-security-policy":
       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self' http: https:; frame-ancestors 'none'",
-    "content-type": "text/html; charset=utf-8",
-    "referrer-policy": "strict-origin-when-cross-origin",
-    "vary": "Accept-Encoding",
-    "x-content-type-options": "nosniff",
-    "x-frame-options": "DENY",
-    "x-request-id": "<fresh>",
   }],
   "unlock": [200, {
     ...JSON_ANSWER,
