@@ -1,4 +1,5 @@
 import { type ServiceProcess, startService } from "../testing/server.ts";
+import { pause } from "../lib/pause.ts";
 
 /**
  * Driving `wrk` (Debian's package, installed when missing) and the service as processes pinned
@@ -211,7 +212,7 @@ export function watchClickWait(origin: string): { stop(): Promise<ClickWaitSampl
     while (running) {
       const seconds = await clickWait(origin);
       if (seconds !== null) samples.push({ at: (performance.now() - start) / 1000, seconds });
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await pause(500);
     }
   })();
   return {
@@ -247,7 +248,7 @@ export async function pauseWhenWritten(service: ServiceProcess): Promise<void> {
       console.error(`  ${service.origin}: clicks still waiting after 10 s; paused all the same`);
       break;
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pause(100);
   }
   Deno.kill(service.pid, "SIGSTOP");
 }

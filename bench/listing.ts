@@ -5,6 +5,7 @@
  */
 import { fixed, freshStore, printTable, seedLinksFast } from "./_lib.ts";
 import { BROWSER_UA, canPin, peakRssMiB, rssMiB, startBenchService } from "./_wrk.ts";
+import { pause } from "../lib/pause.ts";
 
 /** Measures and prints. */
 export async function benchListing(count = 100_000): Promise<void> {
@@ -19,7 +20,7 @@ export async function benchListing(count = 100_000): Promise<void> {
     headers: { "User-Agent": BROWSER_UA },
   });
   await visit.body?.cancel();
-  await new Promise((resolve) => setTimeout(resolve, 2500));
+  await pause(2500);
   const idle = await rssMiB(service.pid);
   const rows: (string | number)[][] = [];
   for (

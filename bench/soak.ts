@@ -13,6 +13,7 @@ import {
   tempDir,
 } from "../testing/server.ts";
 import { DESKTOP_UA } from "../testing/visits.ts";
+import { pause } from "../lib/pause.ts";
 
 const SECONDS = Number(Deno.args[0] ?? 60);
 const KILL_EVERY_MS = 15_000;
@@ -102,7 +103,7 @@ async function work(
         ledger.busy.delete(removing);
         ledger.live.splice(ledger.live.indexOf(removing), 1);
       }
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await pause(20);
     }
   }
 }
@@ -132,7 +133,7 @@ export async function soak(seconds = SECONDS): Promise<boolean> {
     const origins = () => instances.map((instance) => instance.origin);
     const workers = Array.from({ length: WORKERS }, () => work(origins, ledger, next, until));
     while (performance.now() + KILL_EVERY_MS < until) {
-      await new Promise((resolve) => setTimeout(resolve, KILL_EVERY_MS));
+      await pause(KILL_EVERY_MS);
       const victim = kills % 2;
       await instances[victim]!.stop("SIGKILL");
       instances[victim] = await startService({ env });

@@ -8,6 +8,7 @@ import { gzipBest } from "../lib/compression.ts";
 import { fixed, freshStore, printTable, seedLinksFast } from "./_lib.ts";
 import { freePort } from "../testing/server.ts";
 import { BUILD_DIR, buildIslands } from "../tasks/bundle.ts";
+import { pause } from "../lib/pause.ts";
 
 /** Measures and prints. */
 export async function benchStartup(): Promise<void> {
@@ -40,7 +41,7 @@ export async function benchStartup(): Promise<void> {
       } catch {
         // not listening yet
       }
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await pause(5);
     }
     child.kill("SIGTERM");
     await child.status;

@@ -6,6 +6,7 @@
 import { openStore } from "../lib/kv/store.ts";
 import { fixed, printTable, seedLinksFast } from "./_lib.ts";
 import { run } from "./_wrk.ts";
+import { pause } from "../lib/pause.ts";
 
 /** Measures and prints. */
 export async function benchSweep(counts = [10_000, 100_000]): Promise<void> {
@@ -18,7 +19,7 @@ export async function benchSweep(counts = [10_000, 100_000]): Promise<void> {
       const store = await openStore(path, { ttlMs: 1 });
       await seedLinksFast(store, count); // each with a deadline a millisecond away
       store.kv.close();
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await pause(10);
       const output = await run([
         Deno.execPath(),
         "run",

@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { createByApi, SKIP_BROWSER_TESTS, startBrowserFixture } from "./_browser.ts";
+import { pause } from "../../lib/pause.ts";
 
 Deno.test({
   name: "a page on another origin reads the rate-limit figures and the request id with fetch",
@@ -10,7 +11,7 @@ Deno.test({
     await using f = await startBrowserFixture();
     // Rate-limit windows are whole minutes of the clock: the counts below need one window.
     const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_100 - intoMinute));
+    if (intoMinute > 45_000) await pause(60_100 - intoMinute);
     await createByApi(f, { url: `${f.destination}/there`, slug: "across" });
     const page = await f.open();
     // The stand-in site is on 127.0.0.2, the service on 127.0.0.1: another origin.

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { call, clientNumber, inParallel, startService, tempDir } from "../../testing/server.ts";
 import { DESKTOP_UA } from "../../testing/visits.ts";
+import { pause } from "../../lib/pause.ts";
 
 const CLIENTS = 8;
 const LOAD_MS = 2_500;
@@ -71,7 +72,7 @@ Deno.test("kill -9 under create and remove load loses no acknowledged link and k
     const load = Promise.all(
       Array.from({ length: CLIENTS }, () => client(service.origin, ledger, () => killed)),
     );
-    await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
+    await pause(LOAD_MS);
     const status = await service.stop("SIGKILL");
     killed = true;
     await load;
@@ -163,7 +164,7 @@ Deno.test("SIGTERM under create and visit load loses no acknowledged link and no
       ...Array.from({ length: 4 }, () => worker(false)),
       ...Array.from({ length: 4 }, () => worker(true)),
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await pause(1_500);
     const status = await service.stop("SIGTERM");
     stopping = true;
     await load;

@@ -1,10 +1,9 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { call, clientNumber, inParallel, startService, tempDir } from "../../testing/server.ts";
+import { pause } from "../../lib/pause.ts";
 
 // Each request carries its own X-Forwarded-For, so per-client limits count only where meant to.
 const env = (path: string) => ({ KV_PATH: `${path}/links.kv`, TRUST_PROXY: "1" });
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 Deno.test("200 concurrent creates of one custom slug over HTTP give one 201 and 199 409s", async () => {
   await using dir = await tempDir("lapse-race-");

@@ -7,8 +7,7 @@ import {
   tempDir,
 } from "../../testing/server.ts";
 import { DESKTOP_UA } from "../../testing/visits.ts";
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { pause } from "../../lib/pause.ts";
 
 /** Polls `probe` every 20 ms until it is true or `ms` have passed; returns the time it took. */
 async function within(ms: number, probe: () => Promise<boolean>): Promise<number | null> {
