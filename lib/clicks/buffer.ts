@@ -58,7 +58,7 @@ export interface ClickBufferOptions {
   maxFigureBytes?: number;
   /** Links a commit of clicks takes; default {@linkcode clicksPerCommit} of a batch's links. */
   clicksPerCommit?: number;
-  /** Links a commit of figures takes at most; default 10. */
+  /** Links a commit of figures takes at most; default {@linkcode writeFigures}'s. */
   figuresPerCommit?: number;
   /**
    * Country lookup by address; default the offline geoip database, loaded as the buffer starts

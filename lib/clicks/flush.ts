@@ -323,7 +323,7 @@ export interface WriteFiguresOptions {
   onRefused(link: LinkFigures, error: unknown): void;
   /** Asked between chunks: true stops the writing there, the rest left for later. */
   enough?(): boolean;
-  /** Links a commit takes at most; default 10. */
+  /** Links a commit takes at most; default {@linkcode FIGURES_PER_COMMIT}. */
   perCommit?: number;
 }
 
@@ -332,7 +332,7 @@ export interface WriteFiguresOptions {
 const LINK_MUTATIONS = 6;
 // Links a figures commit takes at most: a commit holds the core the requests share while it is
 // encoded and written, and commits of ten make half the long waits forty did (docs/benchmarks.md).
-const FIGURES_PER_COMMIT = 10;
+export const FIGURES_PER_COMMIT = 10;
 
 /**
  * Writes the figures of `links`, a chunk at a time: each chunk reads its links' records, adds
