@@ -5,7 +5,10 @@
  * @module
  */
 import process from "node:process";
-import { FigureBook, type LinkVisits, writeClicks, writeFigures } from "../lib/clicks/flush.ts";
+import { FigureBook } from "../lib/clicks/book.ts";
+import { deltasOf, type LinkVisits } from "../lib/clicks/visits.ts";
+import { writeClicks } from "../lib/clicks/write_clicks.ts";
+import { writeFigures } from "../lib/clicks/write_figures.ts";
 import { CommitSequence } from "../lib/clicks/sequence.ts";
 import { getManyChunked } from "../lib/kv/get_many.ts";
 import { linkKey } from "../lib/kv/keys.ts";
@@ -166,7 +169,8 @@ async function figureWrites(
   const figures = await measure(rounds, async () => {
     const book = new FigureBook(1_000, Infinity);
     const now = store.now();
-    for (const visits of visitsOf(links, now)) book.add(visits, now);
+    const part = { key: ["bench_journal"], writer: sequence.id, commit: now, left: links.length };
+    for (const visits of visitsOf(links, now)) book.add(deltasOf(visits), part, now);
     await writeFigures(sequence, store, book.take(now, true), {
       touched: new Map(),
       onWritten() {},

@@ -14,18 +14,14 @@ import {
   type VisitFacts,
   yieldToLoop,
 } from "./classify.ts";
-import {
-  clicksPerCommit,
-  FigureBook,
-  type FlushOutcome,
-  type LinkFigures,
-  type LinkVisits,
-  VISIT_STRIDE,
-  writeClicks,
-  writeFigures,
-} from "./flush.ts";
+import { Adopter } from "./adopt.ts";
+import { FigureBook, type LinkFigures } from "./book.ts";
 import { loadGeoipLookup } from "./geoip.ts";
+import { deleteParts } from "./journal.ts";
 import { CommitSequence } from "./sequence.ts";
+import { type FlushOutcome, type LinkVisits, VISIT_STRIDE } from "./visits.ts";
+import { clicksPerCommit, writeClicks } from "./write_clicks.ts";
+import { writeFigures } from "./write_figures.ts";
 
 /** The link a visit went to. */
 export interface VisitedLink {
@@ -140,6 +136,10 @@ export class ClickBuffer {
   #touched = new Map<string, RankedName>();
   #book: FigureBook;
   #sequence: CommitSequence;
+  #adopter: Adopter;
+  // Journal parts spent whose delete failed, tried again by the next flush.
+  #spent: Deno.KvKey[] = [];
+  #heartbeatMs: number;
   #flushing: Promise<void> | null = null;
   #flushingAll = false;
   // A timer tick came while a flush was under way: the next flush starts as it ends.
@@ -155,11 +155,16 @@ export class ClickBuffer {
     this.#options = options;
     this.#threshold = options.flushThreshold ?? 100_000;
     this.#maxPendingBytes = options.maxPendingBytes ?? MAX_PENDING_BYTES;
-    this.#book = new FigureBook(
-      options.statsLagMs ?? 60_000,
-      options.maxFigureBytes ?? MAX_FIGURE_BYTES,
-    );
-    this.#sequence = new CommitSequence(store);
+    const lagMs = options.statsLagMs ?? 60_000;
+    this.#book = new FigureBook(lagMs, options.maxFigureBytes ?? MAX_FIGURE_BYTES);
+    this.#sequence = new CommitSequence(store, undefined, () => {
+      // Another writer took this one's journal, and with it the figures waiting.
+      this.#book.abandon();
+      this.#adopter.release();
+    });
+    const silentMs = silenceOf(lagMs);
+    this.#heartbeatMs = silentMs / 3;
+    this.#adopter = new Adopter(this.#sequence, store, silentMs);
     this.#classifier = new VisitClassifier(options.countryLookup ?? null);
     this.#batch = this.#newBatch(store.now());
   }
@@ -266,6 +271,19 @@ export class ClickBuffer {
     return this.#run(true);
   }
 
+  /**
+   * One tick's flush, as the timer runs it: the clicks recorded, a silent writer's journal
+   * taken over, and the figures due.
+   */
+  tick(): Promise<void> {
+    return this.#run(false);
+  }
+
+  /** This buffer's name as a click writer in the store. */
+  get writer(): string {
+    return this.#sequence.id;
+  }
+
   #run(all: boolean): Promise<void> {
     if (this.#flushing !== null) {
       // A tick's flush under way may leave figures for later: everything is written after it.
@@ -331,7 +349,19 @@ export class ClickBuffer {
     }
     try {
       // The figures of the clicks written go on, even when some clicks are left for a retry.
+      await this.#adopter.turn(this.#book);
+      await this.#speak();
       await this.#writeFigures(all);
+    } catch (error) {
+      failure ??= { error };
+    }
+    try {
+      const spent = [...this.#spent, ...this.#book.takeSpent()];
+      this.#spent = [];
+      await deleteParts(this.#store.kv, spent).catch((error) => {
+        this.#spent = spent;
+        throw error;
+      });
     } catch (error) {
       failure ??= { error };
     }
@@ -346,14 +376,15 @@ export class ClickBuffer {
         perCommit: this.#options.clicksPerCommit ?? clicksPerCommit(batch.links.size),
         onCommitted: (chunk, outcome) => {
           const now = this.#store.now();
-          for (const link of chunk) {
+          for (const { link, deltas, part } of chunk) {
             const pending = batch.links.get(link.id);
             if (pending) {
               batch.size -= visitsOf(pending);
               batch.bytes -= pending.bytes;
             }
             batch.links.delete(link.id);
-            this.#book.add(link, now);
+            // A journal of this writer's earlier name is another's since it was taken over.
+            if (part.writer === this.#sequence.id) this.#book.add(deltas, part, now);
           }
           this.#options.onFlushed?.(outcome);
         },
@@ -377,7 +408,7 @@ export class ClickBuffer {
       perCommit: this.#options.figuresPerCommit,
       touched: this.#touched,
       onWritten: (chunk) => {
-        for (const figures of chunk) this.#book.delete(figures);
+        for (const figures of chunk) this.#book.done(figures);
       },
       onRefused: (link, error) => {
         this.#report(
@@ -392,6 +423,16 @@ export class ClickBuffer {
     const touched = [...this.#touched.values()];
     this.#touched.clear();
     await rerank(this.#store, touched);
+  }
+
+  /**
+   * Commits nothing but this writer's key when the figures it holds would otherwise leave it
+   * silent long enough for another writer to take them over.
+   */
+  async #speak(): Promise<void> {
+    if (this.#book.size === 0 && !this.#adopter.reading) return;
+    if (this.#store.now() - this.#sequence.last < this.#heartbeatMs) return;
+    await this.#sequence.commit(this.#store.kv.atomic());
   }
 
   #rollOver(now: number): void {
@@ -423,6 +464,14 @@ export class ClickBuffer {
   #report(message: string, error: unknown): void {
     (this.#options.log ?? ((text, cause) => console.error(text, cause)))(message, error);
   }
+}
+
+/**
+ * How long a writer's key may stay unchanged before another takes its journal over: half the
+ * lag, within 0.75 to 30 s, so a killed writer's figures are written within two lag periods.
+ */
+export function silenceOf(lagMs: number): number {
+  return Math.min(30_000, Math.max(750, lagMs / 2));
 }
 
 /** When the oldest visit waiting in `batches` was recorded (epoch ms); Infinity when none waits. */

@@ -8,7 +8,7 @@ import { readCounters } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
 import { CLICKS, COUNTRIES, DAY_CLICKS, DAY_MS, DEVICES, REFERRERS } from "../tallies/kinds.ts";
 import { ClickBuffer, type ClickBufferOptions } from "./buffer.ts";
-import { CLICKS_PER_COMMIT } from "./flush.ts";
+import { CLICKS_PER_COMMIT } from "./write_clicks.ts";
 
 const options = { serviceHost: "sho.rt" };
 

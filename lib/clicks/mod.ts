@@ -4,4 +4,4 @@
  */
 export * from "./buffer.ts";
 export * from "./classify.ts";
-export type { FlushOutcome } from "./flush.ts";
+export type { FlushOutcome } from "./visits.ts";

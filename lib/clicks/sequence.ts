@@ -1,6 +1,7 @@
 /**
  * A click writer's commit sequence: each commit checks and sets the writer's own key, so one read
- * tells whether a commit with an unknown outcome landed (docs/decisions/2026-11-28-click-layout.md).
+ * tells whether a commit with an unknown outcome landed, and another writer that takes over a
+ * silent writer's journal stops it by setting that key (docs/decisions/2026-11-28-click-layout.md).
  * @module
  */
 import { clickWriterKey } from "../kv/keys.ts";
@@ -8,28 +9,69 @@ import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 
 // A writer's key outlives its process by a day, then the store drops it.
-const WRITER_KEPT_MS = 86_400_000;
+export const WRITER_KEPT_MS = 86_400_000;
 // Commits found landed after an unknown outcome, remembered for the work that carried them.
 const LANDED_KEPT = 64;
+
+/**
+ * What a writer's key holds once another writer took its journal over: the taker, and the
+ * number of the last commit the writer had landed.
+ */
+export interface TakenOver {
+  takenBy: string;
+  last: number;
+}
+
+/** Whether a writer key's value says another writer took it over. */
+export function isTakenOver(value: unknown): value is TakenOver {
+  return typeof value === "object" && value !== null &&
+    typeof (value as TakenOver).takenBy === "string" &&
+    typeof (value as TakenOver).last === "number";
+}
+
+/** The number of the last commit a writer key's value says landed. */
+export function lastLanded(value: unknown): number {
+  if (typeof value === "number") return value;
+  return isTakenOver(value) ? value.last : 0;
+}
 
 /** What a commit of the sequence came to. */
 export type SequencedOutcome = "landed" | "refused";
 
 /** One writer's chain of commits; commit one at a time. */
 export class CommitSequence {
-  /** The writer's id, part of its key. */
-  readonly id: string;
+  #id: string;
   #store: Store;
+  #onTakenOver: () => void;
   // The key's versionstamp as the last commit left it; undefined until read.
   #versionstamp: string | null | undefined = undefined;
   #last = 0;
   #uncertain: number | null = null;
   #landed: number[] = [];
 
-  /** A sequence of its own id over `store`. */
-  constructor(store: Store, id: string = crypto.randomUUID().slice(0, 8)) {
+  /**
+   * A sequence of its own id over `store`. `onTakenOver` is told when another writer took this
+   * one's journal over: the sequence goes on under a new id, and what the journal held is the
+   * taker's to write.
+   */
+  constructor(
+    store: Store,
+    id: string = newWriterId(),
+    onTakenOver: () => void = () => {},
+  ) {
     this.#store = store;
-    this.id = id;
+    this.#id = id;
+    this.#onTakenOver = onTakenOver;
+  }
+
+  /** The writer's id, part of its key and its journal's keys. */
+  get id(): string {
+    return this.#id;
+  }
+
+  /** The number of the last commit landed or tried, which is near its time (epoch ms). */
+  get last(): number {
+    return this.#last;
   }
 
   /** The number of the last commit tried: the one that threw, when `commit` throws. */
@@ -44,12 +86,28 @@ export class CommitSequence {
    */
   async settle(): Promise<void> {
     if (this.#versionstamp !== undefined) return;
-    const entry = await this.#store.kv.get<number>(clickWriterKey(this.id));
-    const value = typeof entry.value === "number" ? entry.value : 0;
+    const entry = await this.#store.kv.get<unknown>(clickWriterKey(this.#id));
+    const value = lastLanded(entry.value);
     if (this.#uncertain !== null && value === this.#uncertain) this.#remember(this.#uncertain);
     this.#uncertain = null;
     this.#last = Math.max(this.#last, value);
+    if (isTakenOver(entry.value)) {
+      // Stopped by a writer that took this one's journal: go on as a new writer.
+      this.#id = newWriterId();
+      this.#versionstamp = null;
+      this.#onTakenOver();
+      return;
+    }
     this.#versionstamp = entry.versionstamp;
+  }
+
+  /**
+   * The number of this writer's next commit, once the sequence is settled: past the last, and
+   * at least the time now, so it tells when the writer was last heard of.
+   */
+  async next(): Promise<number> {
+    await this.settle();
+    return Math.max(this.#last + 1, this.#store.now());
   }
 
   /** Whether commit `number`, whose outcome was unknown, was found landed by a settle. */
@@ -61,12 +119,14 @@ export class CommitSequence {
    * Commits `atomic` as this writer's next commit. "refused" when another check of `atomic`
    * failed (another writer moved first): nothing landed. Throws when the store fails to answer;
    * {@linkcode CommitSequence.tried} is then that commit's number, settled by the next call.
+   * `number` is the commit's number, from {@linkcode CommitSequence.next} when the commit's
+   * writes name it; a commit refused because this writer was taken over must be built again.
    */
-  async commit(atomic: Deno.AtomicOperation): Promise<SequencedOutcome> {
-    await this.settle();
-    const number = Math.max(this.#last + 1, this.#store.now());
-    this.#last = number;
-    const key = clickWriterKey(this.id);
+  async commit(atomic: Deno.AtomicOperation, number?: number): Promise<SequencedOutcome> {
+    const next = await this.next();
+    number ??= next;
+    this.#last = Math.max(this.#last, number);
+    const key = clickWriterKey(this.#id);
     atomic.check({ key, versionstamp: this.#versionstamp! })
       .set(key, number, { expireIn: WRITER_KEPT_MS });
     let result: Deno.KvCommitResult | Deno.KvCommitError;
@@ -89,8 +149,27 @@ export class CommitSequence {
     return this.landed(number) ? "landed" : "refused";
   }
 
+  /**
+   * Takes over the silent writer whose key is `entry`, in a commit of this sequence that checks
+   * it: false when it moved meanwhile (another writer came first, or it spoke again).
+   */
+  async takeOver(entry: Deno.KvEntryMaybe<unknown>): Promise<boolean> {
+    const atomic = this.#store.kv.atomic()
+      .check(entry)
+      .set(
+        entry.key,
+        { takenBy: this.#id, last: lastLanded(entry.value) } satisfies TakenOver,
+        { expireIn: WRITER_KEPT_MS },
+      );
+    return await this.commit(atomic) === "landed";
+  }
+
   #remember(number: number): void {
     this.#landed.push(number);
     if (this.#landed.length > LANDED_KEPT) this.#landed.shift();
   }
+}
+
+function newWriterId(): string {
+  return crypto.randomUUID().slice(0, 8);
 }

@@ -78,6 +78,24 @@ export function clickWriterKey(writer: string): Deno.KvKey {
   return ["click_writers", writer];
 }
 
+/** Prefix of every click writer's key. */
+export function clickWritersPrefix(): Deno.KvKey {
+  return ["click_writers"];
+}
+
+/**
+ * One part of a click commit's journal: the figures its links' visits add besides their clicks,
+ * written in the same commit as their sums and deleted once every link is folded into its record.
+ */
+export function clickJournalKey(writer: string, commit: number, part: number): Deno.KvKey {
+  return ["click_journal", writer, commit, part];
+}
+
+/** Prefix of one click writer's journal. */
+export function clickJournalPrefix(writer: string): Deno.KvKey {
+  return ["click_journal", writer];
+}
+
 /** A service-wide counter: the sum of every live link's share of it. */
 export function tallyKey(kind: string, name: string): Deno.KvKey {
   return ["tallies", kind, name];

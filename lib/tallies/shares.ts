@@ -18,6 +18,11 @@ export interface LinkStats {
   shares: Shares;
   /** The last click by a person (epoch ms), or `null`. */
   lastUsedAt: number | null;
+  /**
+   * By click writer, the number of its last commit whose journal is folded into these figures:
+   * a journal part of that commit or before is not added again (see `lib/clicks/journal.ts`).
+   */
+  folded?: Record<string, number>;
 }
 
 /** Most distinct referring hosts kept per link; the rest count under `other`. */
@@ -59,6 +64,14 @@ export function readLinkStats(value: unknown): LinkStats {
     shares,
     lastUsedAt: typeof last === "number" && last > 0 ? last : null,
   };
+  const folded = (value as Partial<LinkStats> | null)?.folded;
+  if (folded && typeof folded === "object") {
+    const marks = namesRecord();
+    for (const [writer, commit] of Object.entries(folded)) {
+      if (Number.isSafeInteger(commit)) marks[writer] = commit;
+    }
+    stats.folded = marks;
+  }
   return stats;
 }
 

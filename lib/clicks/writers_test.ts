@@ -5,16 +5,12 @@ import { clickWriterKey, linkClicksKey, linkStatsKey } from "../kv/keys.ts";
 import { readCount } from "../tallies/count.ts";
 import { CLICKS, DAY_CLICKS, REFERRERS } from "../tallies/kinds.ts";
 import { type LinkStats, newLinkStats } from "../tallies/shares.ts";
-import {
-  CLICKS_PER_COMMIT,
-  clicksPerCommit,
-  FigureBook,
-  type LinkFigures,
-  type LinkVisits,
-  writeClicks,
-  writeFigures,
-} from "./flush.ts";
+import { FigureBook, type LinkFigures } from "./book.ts";
+import { type JournalPart, readJournal } from "./journal.ts";
 import { CommitSequence } from "./sequence.ts";
+import { deltasOf, type LinkVisits } from "./visits.ts";
+import { CLICKS_PER_COMMIT, clicksPerCommit, writeClicks } from "./write_clicks.ts";
+import { writeFigures } from "./write_figures.ts";
 
 function visits(count: number): LinkVisits[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -29,10 +25,15 @@ function visits(count: number): LinkVisits[] {
   }));
 }
 
+/** A journal part of commit `commit` holding `left` links. */
+function partOf(left = 1, commit = 1): JournalPart {
+  return { key: ["click_journal", "w0", commit, 0], writer: "w0", commit, left };
+}
+
 /** `links` as figures waiting, all due now. */
 function figuresOf(links: LinkVisits[], now = 0): LinkFigures[] {
   const book = new FigureBook(1_000, Infinity);
-  for (const link of links) book.add(link, now);
+  for (const link of links) book.add(deltasOf(link), partOf(), now);
   return book.take(now, true);
 }
 
@@ -82,7 +83,7 @@ Deno.test("two writers' sequences never hold each other back", async () => {
   assertEquals((await store.kv.get<Deno.KvU64>(["n"])).value?.value, 6n);
 });
 
-Deno.test("a second's clicks are one sum a link, a chunk a commit, and nothing else", async () => {
+Deno.test("a second's clicks are one sum a link and a journal, a chunk a commit", async () => {
   await using store = await memoryStore();
   const faults: Faults = { commits: 0, down: false, reading: { now: 0, most: 0 } };
   let commits = 0;
@@ -104,6 +105,12 @@ Deno.test("a second's clicks are one sum a link, a chunk a commit, and nothing e
   assertEquals((await store.kv.get(linkClicksKey(links[4]!.id))).value, null);
   assertEquals((await store.kv.get(linkStatsKey(links[0]!.id))).value, null);
   assertEquals(await tally(store, CLICKS), 0, "the totals wait for the figures");
+  const parts = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
+  assertEquals(parts.length, 3, "one journal part a commit");
+  const journaled = parts.flatMap((part) => readJournal(part.value));
+  assertEquals(journaled.map((one) => one.id), links.map((link) => link.id));
+  assertEquals(journaled[3], deltasOf(links[3]!), "a link's deltas read back as they were");
+  assertEquals(journaled[4]!.devices.get("desktop"), 1, "a visit without a click is journaled");
 });
 
 Deno.test("a flush's clicks go in commits of 100 links, more when 100 commits would not do", () => {
@@ -136,8 +143,8 @@ Deno.test("clicks whose commit was found landed are not summed again", async () 
 Deno.test("figures fall due within the lag, the spread of it by id, or past the bound", () => {
   const book = new FigureBook(60_000, Infinity);
   const links = visits(200);
-  for (const link of links) book.add(link, 1_000);
-  book.add(links[0]!, 5_000); // a later visit joins the same figures
+  for (const link of links) book.add(deltasOf(link), partOf(), 1_000);
+  book.add(deltasOf(links[0]!), partOf(), 5_000); // a later visit joins the same figures
   assertEquals(book.size, 200);
   assertEquals(book.take(30_999).length, 0, "none is due before half the lag");
   const due = book.take(61_000);
@@ -146,11 +153,16 @@ Deno.test("figures fall due within the lag, the spread of it by id, or past the 
   const halfway = book.take(46_000).length;
   assert(halfway > 40 && halfway < 160, `${halfway} due halfway: spread over the second half`);
   const bounded = new FigureBook(60_000, 0);
-  bounded.add(links[0]!, 0);
+  const part = partOf(2);
+  bounded.add(deltasOf(links[0]!), part, 0);
+  bounded.add(deltasOf(links[0]!), part, 0);
   assertEquals(bounded.take(0).length, 1, "past the bound in bytes, due at once");
   assert(bounded.bytes > 0);
-  bounded.delete(bounded.take(0)[0]!);
+  bounded.done(bounded.take(0)[0]!);
   assertEquals([bounded.size, bounded.bytes], [0, 0]);
+  assertEquals(bounded.takeSpent(), [], "a part is spent once each of its links is written");
+  bounded.spend(part, 1);
+  assertEquals(bounded.takeSpent(), [part.key]);
 });
 
 Deno.test("figures add a link's day, breakdown and rank to its record, with the totals", async () => {

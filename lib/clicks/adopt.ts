@@ -1,0 +1,126 @@
+/**
+ * Taking over a silent writer's journal: a process killed without warning leaves the figures of
+ * its last lag period in its journal, and whichever instance finds its key silent takes them
+ * over and writes them (docs/decisions/2026-11-28-click-layout.md).
+ * @module
+ */
+import { getManyChunked } from "../kv/get_many.ts";
+import { clickJournalPrefix, clickWritersPrefix, linkStatsKey } from "../kv/keys.ts";
+import type { Store } from "../kv/store.ts";
+import { readLinkStats } from "../tallies/shares.ts";
+import type { FigureBook } from "./book.ts";
+import { type JournalPart, readJournal } from "./journal.ts";
+import { type CommitSequence, isTakenOver } from "./sequence.ts";
+import type { LinkDeltas } from "./visits.ts";
+
+/** Journal parts read into the book at most each time, so a large journal is taken in turns. */
+export const PARTS_PER_TURN = 200;
+
+/**
+ * One writer's part in taking over others: which silent writers it holds, and how far it has
+ * read each one's journal.
+ */
+export class Adopter {
+  #sequence: CommitSequence;
+  #store: Store;
+  #silentMs: number;
+  // Writers taken over, each with where its journal's reading stands (undefined: at the start,
+  // "": read whole).
+  #held = new Map<string, string | undefined>();
+
+  /**
+   * An adopter for the writer of `sequence`, which counts a writer silent once its last commit
+   * is `silentMs` old.
+   */
+  constructor(sequence: CommitSequence, store: Store, silentMs: number) {
+    this.#sequence = sequence;
+    this.#store = store;
+    this.#silentMs = silentMs;
+  }
+
+  /** Whether a journal taken over is still being read: its writer must keep speaking. */
+  get reading(): boolean {
+    for (const cursor of this.#held.values()) if (cursor !== "") return true;
+    return false;
+  }
+
+  /** Forgets every writer held: this one was itself taken over, and they with it. */
+  release(): void {
+    this.#held.clear();
+  }
+
+  /**
+   * Takes over every silent writer that left a journal, then reads up to
+   * {@linkcode PARTS_PER_TURN} parts of the journals held into `book`, due at once. A link's
+   * part already folded into its record (its mark says so) or whose link is gone is not added.
+   */
+  async turn(book: FigureBook): Promise<void> {
+    await this.#takeSilent();
+    let budget = PARTS_PER_TURN;
+    for (const [writer, cursor] of this.#held) {
+      if (cursor === "" || budget <= 0) continue;
+      const limit = budget;
+      const iterator = this.#store.kv.list(
+        { prefix: clickJournalPrefix(writer) },
+        { limit, cursor },
+      );
+      const parts: { part: JournalPart; deltas: LinkDeltas[] }[] = [];
+      for await (const entry of iterator) {
+        const commit = Number(entry.key[2]);
+        parts.push({
+          part: { key: entry.key, writer, commit, left: 0 },
+          deltas: readJournal(entry.value),
+        });
+      }
+      budget -= parts.length;
+      this.#held.set(writer, parts.length < limit ? "" : iterator.cursor);
+      await this.#add(book, writer, parts);
+    }
+  }
+
+  async #takeSilent(): Promise<void> {
+    const now = this.#store.now();
+    const writers = new Map<string, Deno.KvEntry<unknown>>();
+    for await (const entry of this.#store.kv.list({ prefix: clickWritersPrefix() })) {
+      writers.set(String(entry.key[1]), entry);
+    }
+    const speaking = (writer: string) => {
+      const value = writers.get(writer)?.value;
+      return typeof value === "number" && now - value <= this.#silentMs;
+    };
+    for (const [writer, entry] of writers) {
+      if (writer === this.#sequence.id || this.#held.has(writer)) continue;
+      const value = entry.value;
+      const mine = isTakenOver(value) && value.takenBy === this.#sequence.id;
+      if (!mine && (speaking(writer) || isTakenOver(value) && speaking(value.takenBy))) continue;
+      const left = this.#store.kv.list({ prefix: clickJournalPrefix(writer) }, { limit: 1 });
+      if ((await left.next()).done) continue;
+      if (mine || await this.#sequence.takeOver(entry)) this.#held.set(writer, undefined);
+    }
+  }
+
+  /** Adds the parts' deltas not yet folded into their links' records to `book`. */
+  async #add(
+    book: FigureBook,
+    writer: string,
+    parts: { part: JournalPart; deltas: LinkDeltas[] }[],
+  ): Promise<void> {
+    const ids = [...new Set(parts.flatMap(({ deltas }) => deltas.map((one) => one.id)))];
+    const records = await getManyChunked(this.#store.kv, ids.map(linkStatsKey));
+    const folded = new Map<string, number>();
+    ids.forEach((id, i) => {
+      const value = records[i]!.value;
+      // A link gone has left every figure: nothing of it is to be added.
+      folded.set(id, value === null ? Infinity : readLinkStats(value).folded?.[writer] ?? 0);
+    });
+    const now = this.#store.now();
+    for (const { part, deltas } of parts) {
+      for (const one of deltas) {
+        if (part.commit <= folded.get(one.id)!) continue;
+        part.left++;
+        book.add(one, part, now, true);
+      }
+      if (part.left === 0) book.spend(part, 0);
+    }
+  }
+}

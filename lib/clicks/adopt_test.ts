@@ -1,0 +1,203 @@
+import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
+import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
+import { keysUnder, memoryStore, tally, type TestStore } from "../../tests/_helpers/store.ts";
+import { MOBILE_UA, visit } from "../../testing/visits.ts";
+import { clickWriterKey, linkStatsKey } from "../kv/keys.ts";
+import { createLink } from "../links/create.ts";
+import { readCounters } from "../links/read.ts";
+import { CLICKS, COUNTRIES, DAY_CLICKS, DEVICES, REFERRERS } from "../tallies/kinds.ts";
+import { readLinkStats, shareOf } from "../tallies/shares.ts";
+import { ClickBuffer, silenceOf } from "./buffer.ts";
+
+const options = { serviceHost: "sho.rt" };
+const LAG_MS = 60_000;
+// Past a writer's silence: its commits' numbers run a few ms ahead of a test clock that stands.
+const SILENT = silenceOf(LAG_MS) + 1_000;
+
+interface Made {
+  id: string;
+  slug: string;
+  title: string;
+}
+
+async function links(store: TestStore, count: number): Promise<Made[]> {
+  const made: Made[] = [];
+  for (let i = 0; i < count; i++) {
+    made.push(await createLink(store, { url: `example.com/${i}`, slug: `link${i}` }, options));
+  }
+  return made;
+}
+
+/** Records `count` visits to each link, of three kinds in turn. */
+function visitEach(buffer: ClickBuffer, made: Made[], count: number): void {
+  for (const link of made) {
+    for (let i = 0; i < count; i++) {
+      if (i % 3 === 0) buffer.record(link, visit());
+      else if (i % 3 === 1) buffer.record(link, visit({ referer: "https://news.example/a" }));
+      else buffer.record(link, visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::200e" }));
+    }
+  }
+}
+
+function sum(counts: Record<string, number> | undefined): number {
+  return Object.values(counts ?? {}).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Every figure of `made` and the totals agree: each link's counter, its record's clicks, days,
+ * referrers, devices and countries, and the service-wide tallies; `clicks` each.
+ */
+async function assertFiguresAgree(store: TestStore, made: Made[], clicks: number): Promise<void> {
+  const counters = await readCounters(store, made.map((link) => link.id));
+  let total = 0;
+  for (const [i, link] of made.entries()) {
+    const stats = readLinkStats((await store.kv.get(linkStatsKey(link.id))).value);
+    const figures = {
+      counter: counters[i]!.clicks,
+      clicks: shareOf(stats, CLICKS),
+      days: sum(stats.shares[DAY_CLICKS]),
+      referrers: sum(stats.shares[REFERRERS]),
+      devices: sum(stats.shares[DEVICES]),
+      countries: sum(stats.shares[COUNTRIES]),
+    };
+    assertEquals(figures, {
+      counter: clicks,
+      clicks,
+      days: clicks,
+      referrers: clicks,
+      devices: clicks,
+      countries: clicks,
+    }, `the figures of ${link.slug}`);
+    total += figures.clicks;
+  }
+  assertEquals(await tally(store, CLICKS), total, "the service-wide clicks");
+  assertEquals(
+    (await tally(store, DEVICES, "desktop")) + (await tally(store, DEVICES, "mobile")),
+    total,
+    "the service-wide devices",
+  );
+  assertEquals(await keysUnder(store, ["click_journal"]), [], "every journal part is spent");
+}
+
+Deno.test("a writer that never returns has its figures written by the next one", async () => {
+  await using store = await memoryStore();
+  const made = await links(store, 30);
+  const killed = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  visitEach(killed, made, 6);
+  // One tick writes the clicks; the figures wait for the lag, and the process is killed.
+  await killed.tick();
+  const next = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  await next.flush();
+  assertEquals(await tally(store, CLICKS), 0, "the killed writer is not silent yet");
+  store.advance(SILENT);
+  await next.flush();
+  await assertFiguresAgree(store, made, 6);
+  const key = await store.kv.get(clickWriterKey(killed.writer));
+  assertEquals((key.value as { takenBy?: string }).takenBy, next.writer);
+});
+
+Deno.test("a journal read twice, by a second taker, adds each visit once", async () => {
+  await using store = await memoryStore();
+  const made = await links(store, 12);
+  const killed = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  visitEach(killed, made, 3);
+  await killed.tick();
+  const journal = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
+  assert(journal.length > 0);
+  store.advance(SILENT);
+  const first = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  await first.flush();
+  await assertFiguresAgree(store, made, 3);
+  // The journal as it stood before the first taker folded it, as a taker killed before its
+  // deletes would leave it; the first taker falls silent too.
+  for (const part of journal) await store.kv.set(part.key, part.value);
+  store.advance(SILENT);
+  const second = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  await second.flush();
+  const key = await store.kv.get(clickWriterKey(killed.writer));
+  assertEquals((key.value as { takenBy?: string }).takenBy, second.writer);
+  await assertFiguresAgree(store, made, 3);
+});
+
+Deno.test("a taker killed halfway through its folds leaves the rest to the next", async () => {
+  await using store = await memoryStore();
+  const made = await links(store, 40);
+  const killed = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  visitEach(killed, made, 3);
+  await killed.tick();
+  store.advance(SILENT);
+  // The first taker's store fails after its takeover and two commits of figures.
+  const faults: Faults = { commits: 1_000, passing: 3, down: false };
+  const first = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, {
+    statsLagMs: LAG_MS,
+    figuresPerCommit: 10,
+    log: () => {},
+  });
+  await first.flush();
+  const folded = await tally(store, CLICKS);
+  assert(folded > 0 && folded < 120, `${folded} clicks folded before the failure`);
+  store.advance(SILENT);
+  const second = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  await second.flush();
+  await assertFiguresAgree(store, made, 3);
+});
+
+Deno.test("a commit whose answer was lost is folded once, by the writer's taker", async () => {
+  await using store = await memoryStore();
+  const made = await links(store, 5);
+  const faults: Faults = { commits: 0, down: false, landing: 1 };
+  const killed = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, {
+    statsLagMs: LAG_MS,
+    log: () => {},
+  });
+  visitEach(killed, made, 3);
+  await killed.tick();
+  assertEquals(killed.pending, 15, "the writer cannot know its commit landed");
+  store.advance(SILENT);
+  const next = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  await next.flush();
+  await assertFiguresAgree(store, made, 3);
+  // The writer was only slow: it finds its commit landed, and goes on under a new name.
+  await killed.flush();
+  assertEquals(killed.pending, 0);
+  await assertFiguresAgree(store, made, 3);
+  visitEach(killed, made, 3);
+  await killed.flush();
+  await assertFiguresAgree(store, made, 6);
+});
+
+Deno.test("a writer taken over while it still runs gives its figures up and goes on", async () => {
+  await using store = await memoryStore();
+  const made = await links(store, 8);
+  const slow = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  visitEach(slow, made, 3);
+  await slow.tick();
+  const first = slow.writer;
+  store.advance(SILENT);
+  const next = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  await next.flush();
+  await assertFiguresAgree(store, made, 3);
+  visitEach(slow, made, 3);
+  await slow.flush();
+  assert(slow.writer !== first, "it writes under a new name");
+  assertEquals(slow.figuresWaiting, 0);
+  await assertFiguresAgree(store, made, 6);
+});
+
+Deno.test("a writer holding figures speaks before it would fall silent", async () => {
+  await using store = await memoryStore();
+  const made = await links(store, 4);
+  const holding = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  visitEach(holding, made, 3);
+  await holding.tick();
+  const silence = silenceOf(LAG_MS);
+  store.advance(silence / 2);
+  await holding.tick(); // nothing recorded: it speaks all the same
+  store.advance(silence / 2 + 1);
+  const other = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  await other.flush();
+  assertEquals(await tally(store, CLICKS), 0, "its figures are still its own");
+  assertEquals(holding.figuresWaiting, 4);
+  await holding.flush();
+  await assertFiguresAgree(store, made, 3);
+});

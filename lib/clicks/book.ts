@@ -1,0 +1,199 @@
+/**
+ * The figure book: what the slower cadence has still to write, link by link, with the journal
+ * parts that hold it in the store until it is written.
+ * @module
+ */
+import { REFERRERS, tallyNameKey } from "../tallies/kinds.ts";
+import type { RankedName } from "../tallies/rank.ts";
+import { OTHER_REFERRERS } from "../tallies/shares.ts";
+import type { JournalPart } from "./journal.ts";
+import type { CommitSequence } from "./sequence.ts";
+import { breakdownsOf, countUnder, type LinkDeltas } from "./visits.ts";
+
+/** A link's visits waiting for the slower cadence: all but its clicks' counter. */
+export interface LinkFigures extends LinkDeltas {
+  /** When it is to be written (epoch ms). */
+  dueAt: number;
+  /** When its first visit waiting was added (epoch ms). */
+  since: number;
+  /** An estimate of the memory it takes, in bytes. */
+  bytes: number;
+  /** The journal parts its deltas came from: its write marks them folded. */
+  parts: JournalPart[];
+  /** The number of the last commit that carried it and whose outcome is unknown. */
+  uncertainAt?: number;
+  /** Set once the book gave it up: another writer took its journal over. */
+  abandoned?: boolean;
+}
+
+// A generous estimate of what a waiting link and each name it counts hold in memory.
+const FIGURES_BYTES = 400;
+const NAME_BYTES = 80;
+
+/**
+ * Links' figures waiting, added to as each second's clicks are committed (or as a silent
+ * writer's journal is taken over). A link is due `lagMs` after its first visit waiting, a little
+ * sooner by a share of its id, so links first clicked in the same second are not all due in the
+ * same second after. Bounded by bytes: past `maxBytes`, the links waiting longest fall due at
+ * once.
+ */
+export class FigureBook {
+  #links = new Map<string, LinkFigures>();
+  #bytes = 0;
+  #lagMs: number;
+  #maxBytes: number;
+  // Journal parts every link of which is written: to delete.
+  #spent: Deno.KvKey[] = [];
+
+  /** A book whose links are due within `lagMs`, holding about `maxBytes` at most. */
+  constructor(lagMs: number, maxBytes: number) {
+    this.#lagMs = lagMs;
+    this.#maxBytes = maxBytes;
+  }
+
+  /** Links waiting. */
+  get size(): number {
+    return this.#links.size;
+  }
+
+  /** The estimated memory the links waiting take, in bytes. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** When the link waiting longest was first visited (epoch ms); Infinity when none waits. */
+  get oldest(): number {
+    return this.#links.values().next().value?.since ?? Infinity;
+  }
+
+  /**
+   * Adds `deltas`, held in the store by journal `part`, at `now`; due `lagMs` on, or at once
+   * when `dueNow` (a journal taken over is late already).
+   */
+  add(deltas: LinkDeltas, part: JournalPart, now: number, dueNow = false): void {
+    let figures = this.#links.get(deltas.id);
+    if (figures === undefined) {
+      figures = {
+        slug: deltas.slug,
+        id: deltas.id,
+        title: deltas.title,
+        clicks: 0,
+        lastUsedAt: 0,
+        days: new Map(),
+        referrers: new Map(),
+        devices: new Map(),
+        countries: new Map(),
+        dueAt: now + this.#lagMs - Math.floor(this.#lagMs * spreadOf(deltas.id)),
+        since: now,
+        bytes: FIGURES_BYTES,
+        parts: [],
+      };
+      this.#links.set(deltas.id, figures);
+      this.#bytes += FIGURES_BYTES;
+    }
+    if (dueNow) figures.dueAt = Math.min(figures.dueAt, now);
+    if (!figures.parts.includes(part)) figures.parts.push(part);
+    const before = figures.bytes;
+    figures.clicks += deltas.clicks;
+    figures.lastUsedAt = Math.max(figures.lastUsedAt, deltas.lastUsedAt);
+    for (const [day, count] of deltas.days) figures.bytes += addTo(figures.days, day, count);
+    figures.bytes += addAll(figures.referrers, deltas.referrers);
+    figures.bytes += addAll(figures.devices, deltas.devices);
+    figures.bytes += addAll(figures.countries, deltas.countries);
+    this.#bytes += figures.bytes - before;
+  }
+
+  /**
+   * The links to write at `now`, in the order of their ids (the order of their records in the
+   * store): every one when `all`, else those due, and the longest waiting past the bound.
+   */
+  take(now: number, all = false): LinkFigures[] {
+    const due: LinkFigures[] = [];
+    let over = this.#bytes - this.#maxBytes;
+    for (const figures of this.#links.values()) {
+      if (all || figures.dueAt <= now || over > 0) {
+        due.push(figures);
+        over -= figures.bytes;
+      }
+    }
+    return due.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  }
+
+  /** Forgets `figures`, written (or dropped): the journal parts left with no link are spent. */
+  done(figures: LinkFigures): void {
+    if (this.#links.get(figures.id) !== figures) return;
+    this.#links.delete(figures.id);
+    this.#bytes -= figures.bytes;
+    for (const part of figures.parts) this.spend(part, 1);
+  }
+
+  /** Counts `links` of `part` as written; a part with none left is spent. */
+  spend(part: JournalPart, links: number): void {
+    part.left -= links;
+    if (part.left <= 0) this.#spent.push(part.key);
+  }
+
+  /** The keys of the journal parts spent since the last call, to delete. */
+  takeSpent(): Deno.KvKey[] {
+    return this.#spent.splice(0);
+  }
+
+  /** Gives up every link: another writer took over the journal that holds them. */
+  abandon(): void {
+    for (const figures of this.#links.values()) figures.abandoned = true;
+    this.#links.clear();
+    this.#bytes = 0;
+  }
+
+  /**
+   * After `sequence` has settled: links whose figures a commit of unknown outcome carried are
+   * forgotten when it landed, their ranked names gathered in `touched`, and written again
+   * otherwise. Run before any visit is added, so none joins a commit that may have landed.
+   */
+  settle(sequence: CommitSequence, touched: Map<string, RankedName>): void {
+    for (const figures of [...this.#links.values()]) {
+      if (figures.uncertainAt === undefined) continue;
+      if (sequence.landed(figures.uncertainAt)) {
+        for (const name of rankedNamesOf(figures)) {
+          touched.set(tallyNameKey(name.kind, name.name), name);
+        }
+        this.done(figures);
+      } else {
+        delete figures.uncertainAt;
+      }
+    }
+  }
+}
+
+/** A share of the lag, from 0 to 1/2, that `id` is written sooner by. */
+function spreadOf(id: string): number {
+  let hash = 0;
+  for (let i = id.length - 1; i >= Math.max(0, id.length - 6); i--) {
+    hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
+  }
+  return (hash % 1000) / 2000;
+}
+
+/** Adds `count` under `name`; the bytes a new name takes. */
+function addTo(counts: Map<string, number>, name: string, count: number): number {
+  return countUnder(counts, name, count) ? NAME_BYTES + name.length * 2 : 0;
+}
+
+function addAll(counts: Map<string, number>, more: Map<string, number>): number {
+  let bytes = 0;
+  for (const [name, count] of more) bytes += addTo(counts, name, count);
+  return bytes;
+}
+
+/**
+ * The ranked names `link`'s visits may have been counted under: a referrer past the link's
+ * limit was counted as `other`, so that is one too.
+ */
+export function rankedNamesOf(link: LinkDeltas): RankedName[] {
+  const names: RankedName[] = [];
+  for (const [kind, counts] of breakdownsOf(link)) {
+    for (const name of counts.keys()) names.push({ kind, name });
+  }
+  if (link.referrers.size > 0) names.push({ kind: REFERRERS, name: OTHER_REFERRERS });
+  return names;
+}

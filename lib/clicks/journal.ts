@@ -1,0 +1,185 @@
+/**
+ * The click journal: what a commit of clicks adds to its links' figures besides their counters,
+ * written in that same commit, so a process killed before the slower cadence leaves its figures
+ * in the store for another to fold (docs/decisions/2026-11-28-click-layout.md).
+ * @module
+ */
+import { clickJournalKey } from "../kv/keys.ts";
+import { OTHER_REFERRERS } from "../tallies/shares.ts";
+import { countUnder, type LinkDeltas } from "./visits.ts";
+
+/** How long a journal part is kept at most: a day, as a writer's key. */
+export const JOURNAL_KEPT_MS = 86_400_000;
+
+/** Estimated bytes one journal part holds at most, within the store's 64 KiB a value. */
+export const PART_BYTES = 48 * 1024;
+
+/** Estimated journal bytes one commit of clicks holds at most, well within a commit's 800 KiB. */
+export const COMMIT_JOURNAL_BYTES = 256 * 1024;
+
+/**
+ * One part of a commit's journal, in memory: its key, and the links in it not yet folded into
+ * their records. Deleted once none is left.
+ */
+export interface JournalPart {
+  key: Deno.KvKey;
+  /** The writer whose commit wrote it. */
+  writer: string;
+  /** The number of that commit in the writer's sequence. */
+  commit: number;
+  /** Links of the part whose figures are not yet written. */
+  left: number;
+}
+
+/**
+ * A link's deltas as stored: id, slug, title, last use, then names and counts in turn for days,
+ * referrers, devices and countries.
+ */
+type StoredDeltas = [
+  id: string,
+  slug: string,
+  title: string,
+  lastUsedAt: number,
+  days: (string | number)[],
+  referrers: (string | number)[],
+  devices: (string | number)[],
+  countries: (string | number)[],
+];
+
+/** A link's deltas ready for a journal part, with the bytes they take there. */
+export interface JournalLine {
+  deltas: LinkDeltas;
+  stored: StoredDeltas;
+  bytes: number;
+}
+
+// A generous estimate of what the store's encoding takes: a string two bytes a character and a
+// few more; a number nine.
+const STRING_BYTES = 6;
+const NUMBER_BYTES = 9;
+
+/**
+ * `deltas` as a journal line. A line past {@linkcode PART_BYTES} (thousands of referring hosts
+ * in one second) counts its least frequent referrers as `other`, as a link's record would past
+ * its limit, until it fits.
+ */
+export function journalLine(deltas: LinkDeltas): JournalLine {
+  let line = lineOf(deltas);
+  while (line.bytes > PART_BYTES && deltas.referrers.size > 1) {
+    const sorted = [...deltas.referrers].sort((a, b) => a[1] - b[1]);
+    const referrers = new Map(sorted.slice(Math.floor(sorted.length / 2)));
+    for (const [, count] of sorted.slice(0, Math.floor(sorted.length / 2))) {
+      countUnder(referrers, OTHER_REFERRERS, count);
+    }
+    deltas.referrers = referrers;
+    line = lineOf(deltas);
+  }
+  return line;
+}
+
+function lineOf(deltas: LinkDeltas): JournalLine {
+  let bytes = 4 * STRING_BYTES + NUMBER_BYTES +
+    2 * (deltas.id.length + deltas.slug.length + deltas.title.length);
+  const flat = (counts: Map<string, number>): (string | number)[] => {
+    const out: (string | number)[] = [];
+    for (const [name, count] of counts) {
+      out.push(name, count);
+      bytes += STRING_BYTES + 2 * name.length + NUMBER_BYTES;
+    }
+    return out;
+  };
+  const stored: StoredDeltas = [
+    deltas.id,
+    deltas.slug,
+    deltas.title,
+    deltas.lastUsedAt,
+    flat(deltas.days),
+    flat(deltas.referrers),
+    flat(deltas.devices),
+    flat(deltas.countries),
+  ];
+  return { deltas, stored, bytes };
+}
+
+/**
+ * Lines in parts of at most {@linkcode PART_BYTES}, each set under its key of commit `commit`
+ * on `atomic`; the parts, each told its links.
+ */
+export function addJournal(
+  atomic: Deno.AtomicOperation,
+  writer: string,
+  commit: number,
+  lines: JournalLine[],
+): { part: JournalPart; lines: JournalLine[] }[] {
+  const parts: { part: JournalPart; lines: JournalLine[] }[] = [];
+  let current: JournalLine[] = [];
+  let bytes = 0;
+  const close = () => {
+    if (current.length === 0) return;
+    const key = clickJournalKey(writer, commit, parts.length);
+    atomic.set(key, current.map((line) => line.stored), { expireIn: JOURNAL_KEPT_MS });
+    parts.push({ part: { key, writer, commit, left: current.length }, lines: current });
+    current = [];
+    bytes = 0;
+  };
+  for (const line of lines) {
+    if (bytes + line.bytes > PART_BYTES) close();
+    current.push(line);
+    bytes += line.bytes;
+  }
+  close();
+  return parts;
+}
+
+/** A stored journal part read back as deltas; what does not read as deltas is left out. */
+export function readJournal(value: unknown): LinkDeltas[] {
+  if (!Array.isArray(value)) return [];
+  const out: LinkDeltas[] = [];
+  for (const line of value) {
+    if (!Array.isArray(line) || line.length !== 8) continue;
+    const [id, slug, title, lastUsedAt, days, referrers, devices, countries] = line;
+    if (typeof id !== "string" || typeof slug !== "string" || typeof title !== "string") continue;
+    const deltas: LinkDeltas = {
+      id,
+      slug,
+      title,
+      clicks: 0,
+      lastUsedAt: typeof lastUsedAt === "number" ? lastUsedAt : 0,
+      days: countsOf(days),
+      referrers: countsOf(referrers),
+      devices: countsOf(devices),
+      countries: countsOf(countries),
+    };
+    for (const count of deltas.days.values()) deltas.clicks += count;
+    out.push(deltas);
+  }
+  return out;
+}
+
+function countsOf(flat: unknown): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (!Array.isArray(flat)) return counts;
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const name = flat[i];
+    const count = flat[i + 1];
+    if (typeof name === "string" && Number.isSafeInteger(count) && count > 0) {
+      countUnder(counts, name, count);
+    }
+  }
+  return counts;
+}
+
+// Deletes a commit takes at most, well within the store's 1,000 mutations and 80 KiB of keys.
+const DELETES_PER_COMMIT = 500;
+
+/**
+ * Deletes the journal parts `keys`, spent: every link of theirs is folded into its record (or
+ * gone), so deleting one twice, or after another writer took it over, changes no figure.
+ */
+export async function deleteParts(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += DELETES_PER_COMMIT) {
+    const atomic = kv.atomic();
+    for (const key of keys.slice(i, i + DELETES_PER_COMMIT)) atomic.delete(key);
+    await atomic.commit();
+  }
+}

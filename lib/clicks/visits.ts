@@ -1,0 +1,107 @@
+/**
+ * A link's visits as a flush takes them, and what they add to its figures.
+ * @module
+ */
+import { COUNTRIES, DEVICES, REFERRERS } from "../tallies/kinds.ts";
+
+/**
+ * A link's visits in the order they came, {@linkcode VISIT_STRIDE} entries each: its device
+ * class, referring host and country, the last two empty for a bot. A list, not counts: pushing
+ * three names costs a visit less than counting them in maps made anew for each link each
+ * second, which were most of what the old generation collected (docs/benchmarks.md).
+ */
+export type VisitList = string[];
+
+/** Entries a visit takes in a {@linkcode VisitList}. */
+export const VISIT_STRIDE = 3;
+
+/** One link's visits of one flush, classified. */
+export interface LinkVisits {
+  slug: string;
+  id: string;
+  title: string;
+  /** Clicks by people. */
+  clicks: number;
+  /** Visits by bots, which are no clicks. */
+  bots: number;
+  /** Time of the last click by a person (epoch ms), 0 when none. */
+  lastUsedAt: number;
+  /** UTC day of the visits. */
+  day: string;
+  /** Each visit as recorded (see {@linkcode VisitList}). */
+  visits: VisitList;
+  /**
+   * The number of the last commit that carried these clicks and whose outcome is unknown;
+   * absent when none was. Its sums are skipped when the sequence finds it landed.
+   */
+  uncertainAt?: number;
+}
+
+/** What a flush wrote. */
+export interface FlushOutcome {
+  /** Clicks by people written. */
+  clicks: number;
+  /** Bot visits written. */
+  bots: number;
+  /** Visits dropped: their link was gone by then, or its figures too large to write. */
+  dropped: number;
+}
+
+/** What a link's visits add to its figures besides its counter, counted by name. */
+export interface LinkDeltas {
+  slug: string;
+  id: string;
+  title: string;
+  /** Clicks by people. */
+  clicks: number;
+  /** Time of the last click by a person (epoch ms), 0 when none. */
+  lastUsedAt: number;
+  /** Clicks by people per UTC day. */
+  days: Map<string, number>;
+  referrers: Map<string, number>;
+  /** Visits per device class, bots included. */
+  devices: Map<string, number>;
+  countries: Map<string, number>;
+}
+
+/** The visits of `link` counted by name. */
+export function deltasOf(link: LinkVisits): LinkDeltas {
+  const deltas: LinkDeltas = {
+    slug: link.slug,
+    id: link.id,
+    title: link.title,
+    clicks: link.clicks,
+    lastUsedAt: link.lastUsedAt,
+    days: new Map(),
+    referrers: new Map(),
+    devices: new Map(),
+    countries: new Map(),
+  };
+  if (link.clicks > 0) deltas.days.set(link.day, link.clicks);
+  const visits = link.visits;
+  for (let i = 0; i < visits.length; i += VISIT_STRIDE) {
+    const device = visits[i]!;
+    countUnder(deltas.devices, device, 1);
+    if (device === "bot") continue;
+    countUnder(deltas.referrers, visits[i + 1]!, 1);
+    countUnder(deltas.countries, visits[i + 2]!, 1);
+  }
+  return deltas;
+}
+
+/** Adds `count` under `name`; whether the name is new. */
+export function countUnder(counts: Map<string, number>, name: string, count: number): boolean {
+  const had = counts.get(name);
+  counts.set(name, (had ?? 0) + count);
+  return had === undefined;
+}
+
+/** Every visit counted in `deltas`, by people and bots. */
+export function visitsOf(deltas: { clicks: number; devices: Map<string, number> }): number {
+  return deltas.clicks + (deltas.devices.get("bot") ?? 0);
+}
+
+/** The deltas by name, per ranked kind: referrers, devices, countries. */
+export function breakdownsOf(deltas: LinkDeltas): [kind: string, counts: Map<string, number>][] {
+  return [[REFERRERS, deltas.referrers], [DEVICES, deltas.devices], [COUNTRIES, deltas.countries]];
+}

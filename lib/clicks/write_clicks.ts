@@ -1,0 +1,150 @@
+/**
+ * The per-second writer: each link's clicks as one `sum` on its counter, and what its visits add
+ * to its figures as the commit's journal, in one commit per chunk of links
+ * (docs/decisions/2026-11-28-click-layout.md).
+ * @module
+ */
+import { linkClicksKey } from "../kv/keys.ts";
+import type { Store } from "../kv/store.ts";
+import { SLICE_MS, yieldToLoop } from "./classify.ts";
+import {
+  addJournal,
+  COMMIT_JOURNAL_BYTES,
+  type JournalLine,
+  journalLine,
+  type JournalPart,
+} from "./journal.ts";
+import type { CommitSequence } from "./sequence.ts";
+import { deltasOf, type FlushOutcome, type LinkDeltas, type LinkVisits } from "./visits.ts";
+
+/** Most links one commit of clicks takes: a `sum` each, within the store's 1,000 mutations. */
+export const CLICKS_PER_COMMIT = 250;
+
+// Fewest links a commit of clicks takes, and the commits a flush is kept within by taking more.
+const FEWEST_CLICKS_PER_COMMIT = 100;
+const CLICKS_COMMITS = 100;
+
+/**
+ * Links a commit of clicks takes when a batch has `links` to write. A commit holds the core the
+ * requests share for some 10 µs a link (its encoding, then the store's thread), so 100 links
+ * keep each wait near 1 ms; past 10,000 links, commits grow toward 250 so that a batch takes
+ * some 100 commits and its clicks stay within 2 s (docs/decisions/2026-11-28-click-layout.md).
+ */
+export function clicksPerCommit(links: number): number {
+  const even = Math.ceil(links / CLICKS_COMMITS);
+  return Math.min(CLICKS_PER_COMMIT, Math.max(FEWEST_CLICKS_PER_COMMIT, even));
+}
+
+/** A link's visits with what its commit wrote of them. */
+export interface CommittedLink {
+  link: LinkVisits;
+  deltas: LinkDeltas;
+  /** The journal part that holds its deltas until they are folded into its record. */
+  part: JournalPart;
+}
+
+/** Options of {@linkcode writeClicks}. */
+export interface WriteClicksOptions {
+  /** Links a commit takes at most; default {@linkcode CLICKS_PER_COMMIT}. */
+  perCommit?: number;
+  /** Told of each chunk as its clicks are in the store (landed now or by an earlier commit). */
+  onCommitted(chunk: CommittedLink[], outcome: FlushOutcome): void;
+  /** Told of a chunk whose commit threw; each link's `uncertainAt` is set by then. */
+  onUncertain?(chunk: LinkVisits[]): void;
+}
+
+// What a link's last commit of unknown outcome wrote, kept until the outcome is known.
+const tried = new WeakMap<LinkVisits, CommittedLink>();
+
+/**
+ * Adds each link's clicks by people to its counter and its deltas to the commit's journal,
+ * `perCommit` links a commit at most, taking links from their iterator only as chunks need
+ * them. A link whose visits a commit of unknown outcome carried is skipped when `sequence` found
+ * that commit landed. Throws on a store failure; chunks committed before stay committed, and
+ * `onCommitted` has been told.
+ */
+export async function writeClicks(
+  sequence: CommitSequence,
+  store: Store,
+  links: Iterable<LinkVisits>,
+  options: WriteClicksOptions,
+): Promise<FlushOutcome> {
+  const total: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
+  const perCommit = options.perCommit ?? CLICKS_PER_COMMIT;
+  const taken = links[Symbol.iterator]();
+  // The next link is taken as a chunk fills, so a chunk is known whole once the one after it is
+  // taken. Taking a link summarizes it (the caller's iterator), so the event loop gets a turn
+  // every few ms of that: a second of many distinct visitors never holds it for a chunk's worth.
+  let next = taken.next();
+  let sliceStart = performance.now();
+  while (!next.done) {
+    const chunk: LinkVisits[] = [];
+    const lines: JournalLine[] = [];
+    let bytes = 0;
+    while (!next.done && chunk.length < perCommit && bytes < COMMIT_JOURNAL_BYTES) {
+      const link = next.value;
+      chunk.push(link);
+      const line = journalLine(deltasOf(link));
+      lines.push(line);
+      bytes += line.bytes;
+      next = taken.next();
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await yieldToLoop();
+        sliceStart = performance.now();
+      }
+    }
+    const committed = await commitChunk(sequence, store, chunk, lines, options);
+    const outcome = { clicks: 0, bots: 0, dropped: 0 };
+    for (const link of chunk) {
+      outcome.clicks += link.clicks;
+      outcome.bots += link.bots;
+    }
+    total.clicks += outcome.clicks;
+    total.bots += outcome.bots;
+    options.onCommitted(committed, outcome);
+    sliceStart = performance.now();
+  }
+  return total;
+}
+
+/** One chunk's commit: its sums and its journal, built again if this writer was taken over. */
+async function commitChunk(
+  sequence: CommitSequence,
+  store: Store,
+  chunk: LinkVisits[],
+  lines: JournalLine[],
+  options: WriteClicksOptions,
+): Promise<CommittedLink[]> {
+  const committed: CommittedLink[] = [];
+  const toWrite: JournalLine[] = [];
+  chunk.forEach((link, i) => {
+    const earlier = tried.get(link);
+    if (earlier !== undefined && sequence.landed(link.uncertainAt)) committed.push(earlier);
+    else toWrite.push(lines[i]!);
+  });
+  const linkOf = new Map(chunk.map((link) => [link.id, link]));
+  while (toWrite.length > 0) {
+    const number = await sequence.next();
+    const atomic = store.kv.atomic();
+    for (const { deltas } of toWrite) {
+      if (deltas.clicks > 0) atomic.sum(linkClicksKey(deltas.id), BigInt(deltas.clicks));
+    }
+    const parts = addJournal(atomic, sequence.id, number, toWrite);
+    const written: CommittedLink[] = parts.flatMap(({ part, lines }) =>
+      lines.map(({ deltas }) => ({ link: linkOf.get(deltas.id)!, deltas, part }))
+    );
+    try {
+      if (await sequence.commit(atomic, number) !== "landed") continue; // taken over: again
+    } catch (error) {
+      for (const one of written) {
+        one.link.uncertainAt = sequence.tried;
+        tried.set(one.link, one);
+      }
+      options.onUncertain?.(chunk);
+      throw error;
+    }
+    committed.push(...written);
+    break;
+  }
+  return committed;
+}
