@@ -169,9 +169,11 @@ export class ClickBuffer {
     this.#batch = this.#newBatch(store.now());
   }
 
-  /** Visits recorded whose clicks are not yet written. */
+  /** Visits recorded whose clicks are not yet written, those a flush is writing now included. */
   get pending(): number {
-    return this.#batch.size + this.#retrySize;
+    let writing = 0;
+    for (const batch of this.#writing) writing += batch.size;
+    return this.#batch.size + this.#retrySize + writing;
   }
 
   /** Bytes the visits waiting for their clicks take (see {@linkcode MAX_PENDING_BYTES}). */
@@ -277,6 +279,11 @@ export class ClickBuffer {
    */
   tick(): Promise<void> {
     return this.#run(false);
+  }
+
+  /** Resolves once no flush is under way, those a flush under way starts after it included. */
+  async idle(): Promise<void> {
+    while (this.#flushing !== null) await this.#flushing;
   }
 
   /** This buffer's name as a click writer in the store. */

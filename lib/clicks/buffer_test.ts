@@ -380,10 +380,12 @@ Deno.test("a large buffer starts a flush without waiting for the timer", async (
   const link = await createLink(store, { url: "example.com", slug: "big" }, options);
   const buffer = new ClickBuffer(store, { flushThreshold: 10 });
   for (let i = 0; i < 9; i++) buffer.record(link, visit({ client: `81.2.69.${i}` }));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await Promise.resolve(); // the turn in which a flush the threshold asks for starts
+  await buffer.idle();
   assertEquals(buffer.pending, 9); // below the threshold, and no timer: nothing written
   buffer.record(link, visit({ client: "81.2.69.9" }));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await Promise.resolve();
+  await buffer.idle();
   assertEquals(buffer.pending, 0);
   assertEquals(await clicksOf(store, link), 10);
 });
@@ -617,18 +619,11 @@ Deno.test("a tick during a flush starts the next flush as soon as it ends", asyn
   });
   tick();
   await buffer.flush(); // the flush the first tick started
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await buffer.idle();
   assertEquals(buffer.pending, 0, "the next flush ran at once, with no tick of its own");
   assertEquals(await tally(store, CLICKS), 16);
   await buffer.stop();
 });
-
-/** Lets the flush a hand-run tick started finish. */
-async function settled(buffer: ClickBuffer): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  while (buffer.pending > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 Deno.test("each second writes clicks only; the record and totals once the lag is up", async () => {
   await using store = await memoryStore();
@@ -642,7 +637,7 @@ Deno.test("each second writes clicks only; the record and totals once the lag is
   for (let second = 0; second < 25; second++) {
     buffer.record(link, visit({ referer: "https://news.example/" }));
     tick();
-    await settled(buffer);
+    await buffer.idle();
     store.advance(1_000);
   }
   assertEquals(await clicksOf(store, link), 25, "every click within the second");
@@ -652,8 +647,7 @@ Deno.test("each second writes clicks only; the record and totals once the lag is
   assertEquals(buffer.figuresWaitingMs(), 25_000);
   store.advance(35_000); // past the lag from the first visit waiting
   tick();
-  await settled(buffer);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await buffer.idle();
   assertEquals(await tally(store, CLICKS), 25);
   assertEquals(await tally(store, REFERRERS, "news.example"), 25);
   assertEquals((await readCounters(store, [link.id]))[0]!.lastUsedAt, store.now() - 36_000);
@@ -662,7 +656,7 @@ Deno.test("each second writes clicks only; the record and totals once the lag is
   assert(written !== made);
   buffer.record(link, visit());
   tick();
-  await settled(buffer);
+  await buffer.idle();
   assertEquals(await clicksOf(store, link), 26);
   assertEquals(await record(), written, "rewritten at most once a lag period");
   await buffer.stop();
@@ -677,8 +671,7 @@ Deno.test("figures past the bound in bytes are written at once, sooner than the 
   buffer.start();
   for (const link of links) buffer.record(link, visit());
   hand.timers[0]!.tick();
-  await settled(buffer);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await buffer.idle();
   assertEquals(await tally(store, CLICKS), 3);
   assertEquals(buffer.figuresWaiting, 0);
   await buffer.stop();
@@ -694,13 +687,13 @@ Deno.test("a link removed while its figures wait loses them, and its counter too
   buffer.record(kept, visit());
   buffer.record(gone, visit());
   hand.timers[0]!.tick();
-  await settled(buffer);
+  await buffer.idle();
   assertEquals(await clicksOf(store, gone), 1);
   await removeLink(store, "gone");
   assertEquals((await store.kv.get(linkClicksKey(gone.id))).value, null, "removal deletes it");
   buffer.record(gone, visit()); // a visit the removal raced: its sum makes the counter again
   hand.timers[0]!.tick();
-  await settled(buffer);
+  await buffer.idle();
   await buffer.stop();
   assertEquals(await tally(store, CLICKS), 1);
   assertEquals(await tally(store, COUNTRIES, "GB"), 1);
