@@ -27,10 +27,12 @@ export class Adopter {
   // Writers taken over, each with where its journal's reading stands (undefined: at the start,
   // "": read whole).
   #held = new Map<string, string | undefined>();
+  // Each writer's key as last read, and when it was first read so (this instance's clock).
+  #heard = new Map<string, { versionstamp: string; at: number }>();
 
   /**
-   * An adopter for the writer of `sequence`, which counts a writer silent once its last commit
-   * is `silentMs` old.
+   * An adopter for the writer of `sequence`, which counts a writer silent once its key has not
+   * changed for `silentMs` of this instance's time.
    */
   constructor(sequence: CommitSequence, store: Store, silentMs: number) {
     this.#sequence = sequence;
@@ -82,17 +84,25 @@ export class Adopter {
     const now = this.#store.now();
     const writers = new Map<string, Deno.KvEntry<unknown>>();
     for await (const entry of this.#store.kv.list({ prefix: clickWritersPrefix() })) {
-      writers.set(String(entry.key[1]), entry);
+      const writer = String(entry.key[1]);
+      writers.set(writer, entry);
+      const heard = this.#heard.get(writer);
+      if (heard?.versionstamp !== entry.versionstamp) {
+        this.#heard.set(writer, { versionstamp: entry.versionstamp, at: now });
+      }
     }
-    const speaking = (writer: string) => {
-      const value = writers.get(writer)?.value;
-      return typeof value === "number" && now - value <= this.#silentMs;
+    for (const writer of this.#heard.keys()) if (!writers.has(writer)) this.#heard.delete(writer);
+    // Silence is timed on this instance's clock from the key's last change, so instances whose
+    // clocks disagree never take each other over for that.
+    const silent = (writer: string) => {
+      const heard = this.#heard.get(writer);
+      return heard === undefined || now - heard.at > this.#silentMs;
     };
     for (const [writer, entry] of writers) {
       if (writer === this.#sequence.id || this.#held.has(writer)) continue;
       const value = entry.value;
       const mine = isTakenOver(value) && value.takenBy === this.#sequence.id;
-      if (!mine && (speaking(writer) || isTakenOver(value) && speaking(value.takenBy))) continue;
+      if (!mine && !(isTakenOver(value) ? silent(value.takenBy) : silent(writer))) continue;
       const left = this.#store.kv.list({ prefix: clickJournalPrefix(writer) }, { limit: 1 });
       if ((await left.next()).done) continue;
       if (mine || await this.#sequence.takeOver(entry)) this.#held.set(writer, undefined);

@@ -11,8 +11,8 @@ import { ClickBuffer, silenceOf } from "./buffer.ts";
 
 const options = { serviceHost: "sho.rt" };
 const LAG_MS = 60_000;
-// Past a writer's silence: its commits' numbers run a few ms ahead of a test clock that stands.
-const SILENT = silenceOf(LAG_MS) + 1_000;
+// Past a writer's silence.
+const SILENT = silenceOf(LAG_MS) + 1;
 
 interface Made {
   id: string;
@@ -79,6 +79,13 @@ async function assertFiguresAgree(store: TestStore, made: Made[], clicks: number
   assertEquals(await keysUnder(store, ["click_journal"]), [], "every journal part is spent");
 }
 
+/** `taker` hears the writers' keys, then, past their silence, takes the silent ones over. */
+async function takeOver(store: TestStore, taker: ClickBuffer): Promise<void> {
+  await taker.tick();
+  store.advance(SILENT);
+  await taker.flush();
+}
+
 Deno.test("a writer that never returns has its figures written by the next one", async () => {
   await using store = await memoryStore();
   const made = await links(store, 30);
@@ -104,16 +111,14 @@ Deno.test("a journal read twice, by a second taker, adds each visit once", async
   await killed.tick();
   const journal = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
   assert(journal.length > 0);
-  store.advance(SILENT);
   const first = new ClickBuffer(store, { statsLagMs: LAG_MS });
-  await first.flush();
+  await takeOver(store, first);
   await assertFiguresAgree(store, made, 3);
   // The journal as it stood before the first taker folded it, as a taker killed before its
   // deletes would leave it; the first taker falls silent too.
   for (const part of journal) await store.kv.set(part.key, part.value);
-  store.advance(SILENT);
   const second = new ClickBuffer(store, { statsLagMs: LAG_MS });
-  await second.flush();
+  await takeOver(store, second);
   const key = await store.kv.get(clickWriterKey(killed.writer));
   assertEquals((key.value as { takenBy?: string }).takenBy, second.writer);
   await assertFiguresAgree(store, made, 3);
@@ -125,7 +130,6 @@ Deno.test("a taker killed halfway through its folds leaves the rest to the next"
   const killed = new ClickBuffer(store, { statsLagMs: LAG_MS });
   visitEach(killed, made, 3);
   await killed.tick();
-  store.advance(SILENT);
   // The first taker's store fails after its takeover and two commits of figures.
   const faults: Faults = { commits: 1_000, passing: 3, down: false };
   const first = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, {
@@ -133,12 +137,11 @@ Deno.test("a taker killed halfway through its folds leaves the rest to the next"
     figuresPerCommit: 10,
     log: () => {},
   });
-  await first.flush();
+  await takeOver(store, first);
   const folded = await tally(store, CLICKS);
   assert(folded > 0 && folded < 120, `${folded} clicks folded before the failure`);
-  store.advance(SILENT);
   const second = new ClickBuffer(store, { statsLagMs: LAG_MS });
-  await second.flush();
+  await takeOver(store, second);
   await assertFiguresAgree(store, made, 3);
 });
 
@@ -153,9 +156,8 @@ Deno.test("a commit whose answer was lost is folded once, by the writer's taker"
   visitEach(killed, made, 3);
   await killed.tick();
   assertEquals(killed.pending, 15, "the writer cannot know its commit landed");
-  store.advance(SILENT);
   const next = new ClickBuffer(store, { statsLagMs: LAG_MS });
-  await next.flush();
+  await takeOver(store, next);
   await assertFiguresAgree(store, made, 3);
   // The writer was only slow: it finds its commit landed, and goes on under a new name.
   await killed.flush();
@@ -173,9 +175,8 @@ Deno.test("a writer taken over while it still runs gives its figures up and goes
   visitEach(slow, made, 3);
   await slow.tick();
   const first = slow.writer;
-  store.advance(SILENT);
   const next = new ClickBuffer(store, { statsLagMs: LAG_MS });
-  await next.flush();
+  await takeOver(store, next);
   await assertFiguresAgree(store, made, 3);
   visitEach(slow, made, 3);
   await slow.flush();
@@ -190,14 +191,38 @@ Deno.test("a writer holding figures speaks before it would fall silent", async (
   const holding = new ClickBuffer(store, { statsLagMs: LAG_MS });
   visitEach(holding, made, 3);
   await holding.tick();
+  const other = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  await other.tick(); // it hears the holding writer's key
   const silence = silenceOf(LAG_MS);
   store.advance(silence / 2);
   await holding.tick(); // nothing recorded: it speaks all the same
   store.advance(silence / 2 + 1);
-  const other = new ClickBuffer(store, { statsLagMs: LAG_MS });
   await other.flush();
   assertEquals(await tally(store, CLICKS), 0, "its figures are still its own");
   assertEquals(holding.figuresWaiting, 4);
   await holding.flush();
   await assertFiguresAgree(store, made, 3);
+});
+
+Deno.test("a writer whose clock runs a minute behind is not taken for silent", async () => {
+  await using store = await memoryStore();
+  const made = await links(store, 2);
+  const behind = new ClickBuffer({ ...store, now: () => store.now() - 60_000 }, {
+    statsLagMs: LAG_MS,
+  });
+  const other = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  visitEach(behind, made, 3);
+  await behind.tick();
+  const name = behind.writer;
+  await other.tick();
+  for (let i = 0; i < 3; i++) {
+    store.advance(silenceOf(LAG_MS) / 2);
+    visitEach(behind, made, 1);
+    await behind.tick();
+    await other.tick();
+  }
+  assertEquals(behind.writer, name, "never taken over");
+  assertEquals(typeof (await store.kv.get(clickWriterKey(name))).value, "number");
+  await behind.flush();
+  await assertFiguresAgree(store, made, 6);
 });
