@@ -3,15 +3,28 @@
  * parts that hold it in the store until it is written.
  * @module
  */
-import { REFERRERS, tallyNameKey } from "../tallies/kinds.ts";
+import { COUNTRIES, DEVICES, REFERRERS, tallyNameKey } from "../tallies/kinds.ts";
 import type { RankedName } from "../tallies/rank.ts";
 import { OTHER_REFERRERS } from "../tallies/shares.ts";
 import type { JournalPart } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
-import { breakdownsOf, countUnder, type LinkDeltas } from "./visits.ts";
+import { type Counts, countUnder, type LinkDeltas } from "./visits.ts";
 
 /** A link's visits waiting for the slower cadence: all but its clicks' counter. */
-export interface LinkFigures extends LinkDeltas {
+export interface LinkFigures {
+  slug: string;
+  id: string;
+  title: string;
+  /** Clicks by people. */
+  clicks: number;
+  /** Time of the last click by a person (epoch ms), 0 when none. */
+  lastUsedAt: number;
+  /** Clicks by people per UTC day. */
+  days: Map<string, number>;
+  referrers: Map<string, number>;
+  /** Visits per device class, bots included. */
+  devices: Map<string, number>;
+  countries: Map<string, number>;
   /** When it is to be written (epoch ms). */
   dueAt: number;
   /** When its first visit waiting was added (epoch ms). */
@@ -96,7 +109,7 @@ export class FigureBook {
     const before = figures.bytes;
     figures.clicks += deltas.clicks;
     figures.lastUsedAt = Math.max(figures.lastUsedAt, deltas.lastUsedAt);
-    for (const [day, count] of deltas.days) figures.bytes += addTo(figures.days, day, count);
+    figures.bytes += addAll(figures.days, deltas.days);
     figures.bytes += addAll(figures.referrers, deltas.referrers);
     figures.bytes += addAll(figures.devices, deltas.devices);
     figures.bytes += addAll(figures.countries, deltas.countries);
@@ -179,17 +192,29 @@ function addTo(counts: Map<string, number>, name: string, count: number): number
   return countUnder(counts, name, count) ? NAME_BYTES + name.length * 2 : 0;
 }
 
-function addAll(counts: Map<string, number>, more: Map<string, number>): number {
+function addAll(counts: Map<string, number>, more: Counts): number {
   let bytes = 0;
-  for (const [name, count] of more) bytes += addTo(counts, name, count);
+  for (let i = 0; i < more.length; i += 2) {
+    bytes += addTo(counts, more[i] as string, more[i + 1] as number);
+  }
   return bytes;
+}
+
+/** The figures by name, per ranked kind: referrers, devices, countries. */
+export function breakdownsOf(
+  figures: LinkFigures,
+): [kind: string, counts: Map<string, number>][] {
+  return [[REFERRERS, figures.referrers], [DEVICES, figures.devices], [
+    COUNTRIES,
+    figures.countries,
+  ]];
 }
 
 /**
  * The ranked names `link`'s visits may have been counted under: a referrer past the link's
  * limit was counted as `other`, so that is one too.
  */
-export function rankedNamesOf(link: LinkDeltas): RankedName[] {
+export function rankedNamesOf(link: LinkFigures): RankedName[] {
   const names: RankedName[] = [];
   for (const [kind, counts] of breakdownsOf(link)) {
     for (const name of counts.keys()) names.push({ kind, name });

@@ -6,7 +6,7 @@
  */
 import { clickJournalKey } from "../kv/keys.ts";
 import { OTHER_REFERRERS } from "../tallies/shares.ts";
-import { countUnder, type LinkDeltas } from "./visits.ts";
+import { type Counts, countsOf, countUnder, type LinkDeltas } from "./visits.ts";
 
 /** How long a journal part is kept at most: a day, as a writer's key. */
 export const JOURNAL_KEPT_MS = 86_400_000;
@@ -40,10 +40,10 @@ type StoredDeltas = [
   slug: string,
   title: string,
   lastUsedAt: number,
-  days: (string | number)[],
-  referrers: (string | number)[],
-  devices: (string | number)[],
-  countries: (string | number)[],
+  days: Counts,
+  referrers: Counts,
+  devices: Counts,
+  countries: Counts,
 ];
 
 /** A link's deltas ready for a journal part, with the bytes they take there. */
@@ -65,39 +65,40 @@ const NUMBER_BYTES = 9;
  */
 export function journalLine(deltas: LinkDeltas): JournalLine {
   let line = lineOf(deltas);
-  while (line.bytes > PART_BYTES && deltas.referrers.size > 1) {
-    const sorted = [...deltas.referrers].sort((a, b) => a[1] - b[1]);
-    const referrers = new Map(sorted.slice(Math.floor(sorted.length / 2)));
-    for (const [, count] of sorted.slice(0, Math.floor(sorted.length / 2))) {
-      countUnder(referrers, OTHER_REFERRERS, count);
+  while (line.bytes > PART_BYTES && deltas.referrers.length > 2) {
+    const pairs: [string, number][] = [];
+    const referrers = deltas.referrers;
+    for (let i = 0; i < referrers.length; i += 2) {
+      pairs.push([referrers[i] as string, referrers[i + 1] as number]);
     }
-    deltas.referrers = referrers;
+    pairs.sort((a, b) => b[1] - a[1]);
+    const kept = new Map(pairs.slice(0, Math.floor(pairs.length / 2)));
+    for (const [, count] of pairs.slice(kept.size)) countUnder(kept, OTHER_REFERRERS, count);
+    deltas.referrers = countsOf(kept);
     line = lineOf(deltas);
   }
   return line;
 }
 
 function lineOf(deltas: LinkDeltas): JournalLine {
-  let bytes = 4 * STRING_BYTES + NUMBER_BYTES +
-    2 * (deltas.id.length + deltas.slug.length + deltas.title.length);
-  const flat = (counts: Map<string, number>): (string | number)[] => {
-    const out: (string | number)[] = [];
-    for (const [name, count] of counts) {
-      out.push(name, count);
-      bytes += STRING_BYTES + 2 * name.length + NUMBER_BYTES;
-    }
-    return out;
-  };
   const stored: StoredDeltas = [
     deltas.id,
     deltas.slug,
     deltas.title,
     deltas.lastUsedAt,
-    flat(deltas.days),
-    flat(deltas.referrers),
-    flat(deltas.devices),
-    flat(deltas.countries),
+    deltas.days,
+    deltas.referrers,
+    deltas.devices,
+    deltas.countries,
   ];
+  let bytes = 4 * STRING_BYTES + NUMBER_BYTES +
+    2 * (deltas.id.length + deltas.slug.length + deltas.title.length);
+  for (let k = 4; k < stored.length; k++) {
+    const counts = stored[k] as Counts;
+    for (let i = 0; i < counts.length; i += 2) {
+      bytes += STRING_BYTES + 2 * (counts[i] as string).length + NUMBER_BYTES;
+    }
+  }
   return { deltas, stored, bytes };
 }
 
@@ -145,25 +146,26 @@ export function readJournal(value: unknown): LinkDeltas[] {
       title,
       clicks: 0,
       lastUsedAt: typeof lastUsedAt === "number" ? lastUsedAt : 0,
-      days: countsOf(days),
-      referrers: countsOf(referrers),
-      devices: countsOf(devices),
-      countries: countsOf(countries),
+      days: readCounts(days),
+      referrers: readCounts(referrers),
+      devices: readCounts(devices),
+      countries: readCounts(countries),
     };
-    for (const count of deltas.days.values()) deltas.clicks += count;
+    for (let i = 1; i < deltas.days.length; i += 2) deltas.clicks += deltas.days[i] as number;
     out.push(deltas);
   }
   return out;
 }
 
-function countsOf(flat: unknown): Map<string, number> {
-  const counts = new Map<string, number>();
-  if (!Array.isArray(flat)) return counts;
-  for (let i = 0; i + 1 < flat.length; i += 2) {
-    const name = flat[i];
-    const count = flat[i + 1];
+/** Stored counts, leaving out any pair that is not a name and a positive count. */
+function readCounts(stored: unknown): Counts {
+  const counts: Counts = [];
+  if (!Array.isArray(stored)) return counts;
+  for (let i = 0; i + 1 < stored.length; i += 2) {
+    const name = stored[i];
+    const count = stored[i + 1];
     if (typeof name === "string" && Number.isSafeInteger(count) && count > 0) {
-      countUnder(counts, name, count);
+      counts.push(name, count);
     }
   }
   return counts;

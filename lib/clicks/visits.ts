@@ -2,7 +2,6 @@
  * A link's visits as a flush takes them, and what they add to its figures.
  * @module
  */
-import { COUNTRIES, DEVICES, REFERRERS } from "../tallies/kinds.ts";
 
 /**
  * A link's visits in the order they came, {@linkcode VISIT_STRIDE} entries each: its device
@@ -47,6 +46,9 @@ export interface FlushOutcome {
   dropped: number;
 }
 
+/** Names and their counts in turn: a name, its count, the next name, its count... */
+export type Counts = (string | number)[];
+
 /** What a link's visits add to its figures besides its counter, counted by name. */
 export interface LinkDeltas {
   slug: string;
@@ -57,12 +59,17 @@ export interface LinkDeltas {
   /** Time of the last click by a person (epoch ms), 0 when none. */
   lastUsedAt: number;
   /** Clicks by people per UTC day. */
-  days: Map<string, number>;
-  referrers: Map<string, number>;
+  days: Counts;
+  referrers: Counts;
   /** Visits per device class, bots included. */
-  devices: Map<string, number>;
-  countries: Map<string, number>;
+  devices: Counts;
+  countries: Counts;
 }
+
+// Counting maps used link after link, so a link's deltas take no map of their own.
+const devicesSeen = new Map<string, number>();
+const referrersSeen = new Map<string, number>();
+const countriesSeen = new Map<string, number>();
 
 /** The visits of `link` counted by name. */
 export function deltasOf(link: LinkVisits): LinkDeltas {
@@ -72,21 +79,41 @@ export function deltasOf(link: LinkVisits): LinkDeltas {
     title: link.title,
     clicks: link.clicks,
     lastUsedAt: link.lastUsedAt,
-    days: new Map(),
-    referrers: new Map(),
-    devices: new Map(),
-    countries: new Map(),
+    days: link.clicks > 0 ? [link.day, link.clicks] : [],
+    referrers: [],
+    devices: [],
+    countries: [],
   };
-  if (link.clicks > 0) deltas.days.set(link.day, link.clicks);
   const visits = link.visits;
+  if (visits.length === VISIT_STRIDE) {
+    // One visit, the most common case in a second: its names are its counts.
+    deltas.devices = [visits[0]!, 1];
+    if (visits[0] !== "bot") {
+      [deltas.referrers, deltas.countries] = [[visits[1]!, 1], [visits[2]!, 1]];
+    }
+    return deltas;
+  }
+  devicesSeen.clear();
+  referrersSeen.clear();
+  countriesSeen.clear();
   for (let i = 0; i < visits.length; i += VISIT_STRIDE) {
     const device = visits[i]!;
-    countUnder(deltas.devices, device, 1);
+    countUnder(devicesSeen, device, 1);
     if (device === "bot") continue;
-    countUnder(deltas.referrers, visits[i + 1]!, 1);
-    countUnder(deltas.countries, visits[i + 2]!, 1);
+    countUnder(referrersSeen, visits[i + 1]!, 1);
+    countUnder(countriesSeen, visits[i + 2]!, 1);
   }
+  deltas.devices = countsOf(devicesSeen);
+  deltas.referrers = countsOf(referrersSeen);
+  deltas.countries = countsOf(countriesSeen);
   return deltas;
+}
+
+/** `counts` as {@linkcode Counts}. */
+export function countsOf(counts: Map<string, number>): Counts {
+  const out: Counts = [];
+  for (const [name, count] of counts) out.push(name, count);
+  return out;
 }
 
 /** Adds `count` under `name`; whether the name is new. */
@@ -96,12 +123,7 @@ export function countUnder(counts: Map<string, number>, name: string, count: num
   return had === undefined;
 }
 
-/** Every visit counted in `deltas`, by people and bots. */
-export function visitsOf(deltas: { clicks: number; devices: Map<string, number> }): number {
-  return deltas.clicks + (deltas.devices.get("bot") ?? 0);
-}
-
-/** The deltas by name, per ranked kind: referrers, devices, countries. */
-export function breakdownsOf(deltas: LinkDeltas): [kind: string, counts: Map<string, number>][] {
-  return [[REFERRERS, deltas.referrers], [DEVICES, deltas.devices], [COUNTRIES, deltas.countries]];
+/** Every visit counted, by people and bots. */
+export function visitsOf(figures: { clicks: number; devices: Map<string, number> }): number {
+  return figures.clicks + (figures.devices.get("bot") ?? 0);
 }

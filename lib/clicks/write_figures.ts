@@ -19,10 +19,10 @@ import type { Store } from "../kv/store.ts";
 import { CLICKS, DAY_CLICKS, RANKED_KINDS, tallyNameKey } from "../tallies/kinds.ts";
 import type { RankedName } from "../tallies/rank.ts";
 import { addShare, clicksOf, type LinkStats, readLinkStats } from "../tallies/shares.ts";
-import type { LinkFigures } from "./book.ts";
+import { breakdownsOf, type LinkFigures } from "./book.ts";
 import { JOURNAL_KEPT_MS, type JournalPart } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
-import { breakdownsOf, type FlushOutcome, visitsOf } from "./visits.ts";
+import { type FlushOutcome, visitsOf } from "./visits.ts";
 
 /** Options of {@linkcode writeFigures}. */
 export interface WriteFiguresOptions {

@@ -110,7 +110,7 @@ Deno.test("a second's clicks are one sum a link and a journal, a chunk a commit"
   const journaled = parts.flatMap((part) => readJournal(part.value));
   assertEquals(journaled.map((one) => one.id), links.map((link) => link.id));
   assertEquals(journaled[3], deltasOf(links[3]!), "a link's deltas read back as they were");
-  assertEquals(journaled[4]!.devices.get("desktop"), 1, "a visit without a click is journaled");
+  assertEquals(journaled[4]!.devices, ["desktop", 1], "a visit without a click is journaled");
 });
 
 Deno.test("a flush's clicks go in commits of 100 links, more when 100 commits would not do", () => {
