@@ -47,6 +47,10 @@ const integer = (min: number, max: number) =>
     z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
   );
 
+// A switch: the error names every value taken.
+const boolean = () =>
+  z.enum(["1", "0", "true", "false"], { error: "must be 1, 0, true or false" }).optional();
+
 const envSchema = z.object({
   PORT: integer(0, 65535).default(8000),
   HOSTNAME: z.string().trim().min(1, "must not be empty").default("0.0.0.0"),
@@ -56,14 +60,12 @@ const envSchema = z.object({
   // every referrer and country a link may hold) still fits one commit when the link is retired,
   // and one record. The product's links live seven days; tests shorten it.
   LINK_TTL_SECONDS: integer(1, 365 * 24 * 3600).default(604800),
-  TRUST_PROXY: z.enum(["0", "1", "true", "false"], {
-    error: "must be 1 or 0",
-  }).optional(),
+  TRUST_PROXY: boolean(),
   COOKIE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   // A link's record and the service-wide figures are written once per this many seconds at
   // most; its clicks every second whatever it is (docs/decisions/2026-11-28-click-layout.md).
   STATS_LAG_SECONDS: integer(1, 300).default(60),
-  LOG_REDIRECTS: z.enum(["0", "1", "true", "false"], { error: "must be 1 or 0" }).optional(),
+  LOG_REDIRECTS: boolean(),
 });
 
 /** The environment variables the service reads. */
