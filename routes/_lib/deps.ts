@@ -7,6 +7,7 @@ import { ClickBuffer, type ClickBufferOptions } from "../../lib/clicks/mod.ts";
 import type { Store } from "../../lib/kv/store.ts";
 import { withLinkCache } from "../../lib/links/cache.ts";
 import { describeError, type Logger, logLine, stdoutLogger } from "../../lib/log/mod.ts";
+import { FaultLog } from "../../lib/log/fault.ts";
 import { createMetrics } from "../../lib/metrics/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { UNLOCK_PER_LINK, unlockKeyOnUse } from "../../lib/unlock/mod.ts";
@@ -41,6 +42,13 @@ export async function createDeps(
     clicks: new ClickBuffer(store, {
       statsLagMs: config.statsLagMs,
       log: (message, error) => log(logLine("error", message, { error: describeError(error) })),
+      // Said once as it starts, with how many clicks wait; not each second it lasts.
+      flushFault: new FaultLog({
+        log,
+        started: "click flush failed, will retry",
+        lasting: "click flush still failing",
+        ended: "click flush works again",
+      }),
       onRecorded: (visits) => metrics.clicksRecorded.inc(visits),
       onFlushed: (outcome) => metrics.clicksFlushed.inc(outcome.clicks + outcome.bots),
       ...options.clicks,
