@@ -6,7 +6,7 @@
 import type { Config } from "./fresh.config.ts";
 import { runHourlyJob } from "./lib/jobs/hourly.ts";
 import { pause } from "./lib/pause.ts";
-import { openStore, type Store, StoreUnwritableError } from "./lib/kv/store.ts";
+import { openStore, type Store } from "./lib/kv/store.ts";
 import { describeError, type Logger, logLine } from "./lib/log/mod.ts";
 import { countSweeps } from "./lib/metrics/mod.ts";
 import { createDeps } from "./routes/_lib/deps.ts";
@@ -55,20 +55,28 @@ export async function startServer(
 ): Promise<RunningServer> {
   // A store that cannot be opened yet leaves the service up: what needs no store (version,
   // changelog, pages) answers, the rest answers 503 until the store opens.
+  // A bad KV_PATH (a folder it may not write, a file in the way) or a full disk is mended
+  // without a restart: the store is tried again, with backoff, and used once it opens.
   let unavailable: Error | null = null;
+  let log: Logger | null = null;
+  let openedEarly = false;
+  const sayOpened = (to: Logger) =>
+    to(logLine("info", "KV_PATH: the store is open; serving normally", { kvPath: where }));
+  const where = config.kvPath ?? null;
   const store = await openStore(config.kvPath, {
     ttlMs: config.linkTtlMs,
     onUnavailable: (error) => unavailable = error,
-  }).catch((error) => {
-    if (!(error instanceof StoreUnwritableError)) throw error;
-    throw new StartupError(`KV_PATH: ${error.message}`, { cause: error });
+    onOpened: () => log === null ? openedEarly = true : sayOpened(log),
   });
   const deps = await createDeps(config, store, { log: options.log });
   if (unavailable !== null) {
-    deps.log(logLine("error", "the store could not be opened; answering 503 until it opens", {
-      error: describeError(unavailable),
+    deps.log(logLine("error", "KV_PATH: the store cannot be opened; answering 503 until it opens", {
+      kvPath: where,
+      cause: (unavailable as Error).message,
     }));
+    if (openedEarly) sayOpened(deps.log);
   }
+  log = deps.log;
   const app = createApp(deps);
   deps.clicks.start();
   deps.store.cache.watch(store.kv);

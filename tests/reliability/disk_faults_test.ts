@@ -169,5 +169,5 @@ Deno.test("a store that cannot be opened at start leaves the service up: version
   assertEquals(unlocked.status, 200);
   assertEquals((await call(service.origin, "/api/health")).status, 200);
   assertEquals((await service.stop()).code, 0);
-  assertStringIncludes(service.output(), "the store could not be opened");
+  assertStringIncludes(service.output(), "KV_PATH: the store cannot be opened");
 });
