@@ -31,6 +31,8 @@ export interface Config {
   statsLagMs: number;
   /** Whether each 302 of a cached link is access-logged; by default it is not. */
   logRedirects: boolean;
+  /** The operator's file of blocked destination hosts, one a line; `undefined` when none. */
+  blockedHostsFile: string | undefined;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -66,6 +68,7 @@ const envSchema = z.object({
   // most; its clicks every second whatever it is (docs/decisions/2026-11-28-click-layout.md).
   STATS_LAG_SECONDS: integer(1, 300).default(60),
   LOG_REDIRECTS: boolean(),
+  BLOCKED_HOSTS_FILE: z.string().trim().optional(),
 });
 
 /** The environment variables the service reads. */
@@ -104,6 +107,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     cookieSecret: vars.COOKIE_SECRET,
     statsLagMs: vars.STATS_LAG_SECONDS * 1000,
     logRedirects: vars.LOG_REDIRECTS === "1" || vars.LOG_REDIRECTS === "true",
+    blockedHostsFile: vars.BLOCKED_HOSTS_FILE,
   };
 }
 
