@@ -147,7 +147,13 @@ Deno.test("a busy port or an unresolvable HOSTNAME stops start-up with one line"
     assert(!exited.stdout.includes("listening on"), where);
   }
   assert(held.addr.transport === "tcp");
+  // The README quotes these lines as the service writes them.
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  assert(/^PORT: 8000 is already in use on 0\.0\.0\.0; .*PORT to another$/m.test(readme));
+  assert(/^HOSTNAME: no-such-host\.invalid does not resolve to an address \(.+\)$/m.test(readme));
 });
+
+const README = await Deno.readTextFile(new URL("../README.md", import.meta.url));
 
 /** The JSON log lines of `output` whose `msg` starts with `start`. */
 function linesSaying(output: string, start: string): Record<string, unknown>[] {
@@ -213,6 +219,7 @@ Deno.test("an unusable KV_PATH leaves the service up and answering, and it recov
       assertEquals(answer.json(), { error: "storage is unavailable, try again shortly" }, path);
     }
     const said = await linesSoon(service, "KV_PATH: the store cannot be opened");
+    assertStringIncludes(README, `"msg":"${said[0]?.msg}"`);
     assertEquals(said.length, 1, service.output());
     assertEquals([said[0]!.level, said[0]!.kvPath], ["error", path]);
     assert(cause.test(String(said[0]!.cause)), String(said[0]!.cause));
@@ -234,7 +241,9 @@ Deno.test("an unusable KV_PATH leaves the service up and answering, and it recov
     assertEquals((await call(service.origin, "/api/health")).status, 200);
     assertEquals((await service.stop()).code, 0);
     const output = service.output();
-    assertEquals((await linesSoon(service, "KV_PATH: the store is open")).length, 1, output);
+    const opened = await linesSoon(service, "KV_PATH: the store is open");
+    assertEquals(opened.length, 1, output);
+    assertStringIncludes(README, `"msg":"${opened[0]!.msg}"`);
     // Nothing waited while the store was down: no flush failure was worth a line.
     assertEquals(linesSaying(output, "click flush").length, 0, output);
   }
@@ -256,6 +265,10 @@ Deno.test("shutdown says in one line that every click is written", async () => {
     "stopped: every recorded click is written",
     0,
   ]);
+  assertStringIncludes(
+    README,
+    `\`${JSON.stringify({ level: "info", msg: line.msg, waiting: 0 })}\``,
+  );
   // It is the last thing said.
   assertEquals(service.output().trimEnd().split("\n").at(-1), stopped[0]);
 });
