@@ -101,6 +101,14 @@ Deno.test({
     assertEquals(stats.links, made.size);
     assertEquals((await service.stop()).code, 0);
     assertStringIncludes(service.output(), "database or disk is full");
+    // A flush fault (when the full disk refused the clicks too) is said as it starts and as it
+    // ends, not each second it lasts.
+    const said = service.output().split("\n").filter((line) => line.includes('"msg":"click flush'))
+      .map((line) => JSON.parse(line).msg);
+    said.forEach((msg, i) =>
+      assertEquals(msg, i % 2 === 0 ? "click flush failed, will retry" : "click flush works again")
+    );
+    assertEquals(said.length % 2, 0, said.join(", "));
     console.log(
       `disk full (${(filled / 2 ** 20).toFixed(1)} MiB of filler): ${refused} writes refused ` +
         `with 503, reads and redirects went on; writes back ${recoveredMs.toFixed(0)} ms after ` +
