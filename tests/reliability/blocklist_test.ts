@@ -87,4 +87,7 @@ Deno.test("a BLOCKED_HOSTS_FILE that cannot be read stops start-up with one line
     exited.stderr.trimEnd(),
     `BLOCKED_HOSTS_FILE: cannot read ${dir.path}/missing.txt: no such file or directory`,
   );
+  // The README quotes the line as the service writes it.
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  assert(/^BLOCKED_HOSTS_FILE: cannot read \S+: no such file or directory$/m.test(readme));
 });
