@@ -4,12 +4,12 @@ import { pause } from "../../lib/pause.ts";
 
 const BLOCKED = "destination host is blocked by this service";
 
-/** Polls `probe` every 50 ms until it is true or `ms` have passed; the time it took, or null. */
+/** Polls `probe` every 20 ms until it is true or `ms` have passed; the time it took, or null. */
 async function within(ms: number, probe: () => Promise<boolean>): Promise<number | null> {
   const started = performance.now();
   while (performance.now() - started < ms) {
     if (await probe()) return performance.now() - started;
-    await pause(50);
+    await pause(20);
   }
   return null;
 }
