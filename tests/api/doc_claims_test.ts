@@ -7,6 +7,8 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { type TestApp, testApp } from "../_helpers/app.ts";
 import type { Faults } from "../_helpers/faults.ts";
+import type { LogLine } from "../../lib/log/mod.ts";
+import { DESKTOP_UA } from "../../testing/visits.ts";
 
 const read = (path: string) =>
   Deno.readTextFile(new URL(`../../${path}`, import.meta.url)).then((text) =>
@@ -260,6 +262,38 @@ const CLAIMS: Claim[] = [
       assertEquals([answer.status, answer.headers.get("content-encoding")], [200, "gzip"]);
       const bytes = (await answer.arrayBuffer()).byteLength;
       assert(bytes < 5_000, `${bytes} bytes gzipped`);
+    },
+  },
+  {
+    doc: "api",
+    quote:
+      "| `click flush failed, will retry` | `error` | `waiting` (clicks), `figuresWaiting` (links), " +
+      "`error` (a cause) |",
+    async check() {
+      const faults: Faults = { commits: 0, down: false };
+      const lines: LogLine[] = [];
+      await using t = await testApp({ faults, log: (line) => lines.push(line) });
+      assertEquals(
+        (await t.json("/api/create", { url: "example.com/f", slug: "flushed" })).status,
+        201,
+      );
+      assertEquals(
+        (await t.request("/flushed", { headers: { "User-Agent": DESKTOP_UA } })).status,
+        302,
+      );
+      faults.down = true;
+      for (let i = 0; i < 3; i++) await t.deps.clicks.flush();
+      faults.down = false;
+      await t.deps.clicks.flush();
+      const said = lines.filter((line) => line.msg.startsWith("click flush"));
+      assertEquals(said.map((line) => [line.msg, line.level]), [
+        ["click flush failed, will retry", "error"],
+        ["click flush works again", "info"],
+      ]);
+      assertEquals([said[0]!.waiting, said[0]!.figuresWaiting], [1, 0]);
+      assert(
+        DOCS.api.includes("| `click flush works again` | `info` | `failedForMs`, `failures` |"),
+      );
     },
   },
   {
