@@ -31,6 +31,8 @@ export interface Config {
   statsLagMs: number;
   /** Whether each 302 of a cached link is access-logged; by default it is not. */
   logRedirects: boolean;
+  /** The operator's file of blocked destination hosts, one a line; `undefined` when none. */
+  blockedHostsFile: string | undefined;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -47,6 +49,10 @@ const integer = (min: number, max: number) =>
     z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
   );
 
+// A switch: the error names every value taken.
+const boolean = () =>
+  z.enum(["1", "0", "true", "false"], { error: "must be 1, 0, true or false" }).optional();
+
 const envSchema = z.object({
   PORT: integer(0, 65535).default(8000),
   HOSTNAME: z.string().trim().min(1, "must not be empty").default("0.0.0.0"),
@@ -56,14 +62,13 @@ const envSchema = z.object({
   // every referrer and country a link may hold) still fits one commit when the link is retired,
   // and one record. The product's links live seven days; tests shorten it.
   LINK_TTL_SECONDS: integer(1, 365 * 24 * 3600).default(604800),
-  TRUST_PROXY: z.enum(["0", "1", "true", "false"], {
-    error: "must be 1 or 0",
-  }).optional(),
+  TRUST_PROXY: boolean(),
   COOKIE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   // A link's record and the service-wide figures are written once per this many seconds at
   // most; its clicks every second whatever it is (docs/decisions/2026-11-28-click-layout.md).
   STATS_LAG_SECONDS: integer(1, 300).default(60),
-  LOG_REDIRECTS: z.enum(["0", "1", "true", "false"], { error: "must be 1 or 0" }).optional(),
+  LOG_REDIRECTS: boolean(),
+  BLOCKED_HOSTS_FILE: z.string().trim().optional(),
 });
 
 /** The environment variables the service reads. */
@@ -102,6 +107,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnv()):
     cookieSecret: vars.COOKIE_SECRET,
     statsLagMs: vars.STATS_LAG_SECONDS * 1000,
     logRedirects: vars.LOG_REDIRECTS === "1" || vars.LOG_REDIRECTS === "true",
+    blockedHostsFile: vars.BLOCKED_HOSTS_FILE,
   };
 }
 

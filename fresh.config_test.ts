@@ -70,3 +70,18 @@ Deno.test("loadConfig stops on a bad value and names it", async () => {
     assertEquals(error.message.includes(name), true, `${JSON.stringify(env)}: ${error.message}`);
   }
 });
+
+Deno.test("a boolean takes 1, 0, true and false, and its error names all four", async () => {
+  for (const name of ["TRUST_PROXY", "LOG_REDIRECTS"] as const) {
+    const read = (value: string) => {
+      const config = loadConfig({ [name]: value });
+      return name === "TRUST_PROXY" ? config.trustProxy : config.logRedirects;
+    };
+    assertEquals(["1", "true", "0", "false"].map(read), [true, true, false, false]);
+    const error = await assertRejects(
+      () => Promise.resolve().then(() => loadConfig({ [name]: "yes" })),
+      ConfigError,
+    );
+    assertEquals(error.problems, [`${name}: must be 1, 0, true or false`]);
+  }
+});

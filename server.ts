@@ -6,8 +6,11 @@
 import type { Config } from "./fresh.config.ts";
 import { runHourlyJob } from "./lib/jobs/hourly.ts";
 import { pause } from "./lib/pause.ts";
-import { openStore, type Store, StoreUnwritableError } from "./lib/kv/store.ts";
-import { describeError, type Logger, logLine } from "./lib/log/mod.ts";
+import { openStore, type Store } from "./lib/kv/store.ts";
+import { describeError, type Logger, type LogLine, logLine } from "./lib/log/mod.ts";
+import { FaultLog } from "./lib/log/fault.ts";
+import { HostBlocklist } from "./lib/blocklist/mod.ts";
+import { BlocklistFileError, watchBlocklistFile } from "./lib/blocklist/file.ts";
 import { countSweeps } from "./lib/metrics/mod.ts";
 import { createDeps } from "./routes/_lib/deps.ts";
 import { createApp } from "./routes/mod.ts";
@@ -55,20 +58,42 @@ export async function startServer(
 ): Promise<RunningServer> {
   // A store that cannot be opened yet leaves the service up: what needs no store (version,
   // changelog, pages) answers, the rest answers 503 until the store opens.
+  // The operator's blocklist is read before anything else: a file that cannot be read is a
+  // bad value, which stops start-up.
+  const blocklist = new HostBlocklist();
+  const blocklistLog: { log: Logger | null } = { log: null };
+  const stopBlocklist = config.blockedHostsFile === undefined
+    ? () => {}
+    : await watchBlocklist(blocklist, config.blockedHostsFile, blocklistLog);
+  // A bad KV_PATH (a folder it may not write, a file in the way) or a full disk is mended
+  // without a restart: the store is tried again, with backoff, and used once it opens.
   let unavailable: Error | null = null;
+  let log: Logger | null = null;
+  let openedEarly = false;
+  const sayOpened = (to: Logger) =>
+    to(logLine("info", "KV_PATH: the store is open; serving normally", { kvPath: where }));
+  const where = config.kvPath ?? null;
   const store = await openStore(config.kvPath, {
     ttlMs: config.linkTtlMs,
     onUnavailable: (error) => unavailable = error,
-  }).catch((error) => {
-    if (!(error instanceof StoreUnwritableError)) throw error;
-    throw new StartupError(`KV_PATH: ${error.message}`, { cause: error });
+    onOpened: () => log === null ? openedEarly = true : sayOpened(log),
   });
-  const deps = await createDeps(config, store, { log: options.log });
-  if (unavailable !== null) {
-    deps.log(logLine("error", "the store could not be opened; answering 503 until it opens", {
-      error: describeError(unavailable),
+  const deps = await createDeps(config, store, { log: options.log, blocklist });
+  blocklistLog.log = deps.log;
+  if (config.blockedHostsFile !== undefined) {
+    deps.log(logLine("info", "BLOCKED_HOSTS_FILE: read", {
+      file: config.blockedHostsFile,
+      hosts: blocklist.size,
     }));
   }
+  if (unavailable !== null) {
+    deps.log(logLine("error", "KV_PATH: the store cannot be opened; answering 503 until it opens", {
+      kvPath: where,
+      cause: (unavailable as Error).message,
+    }));
+    if (openedEarly) sayOpened(deps.log);
+  }
+  log = deps.log;
   const app = createApp(deps);
   deps.clicks.start();
   deps.store.cache.watch(store.kv);
@@ -121,6 +146,7 @@ export async function startServer(
   try {
     server = listen(config.port, true);
   } catch (error) {
+    stopBlocklist();
     sweeps.abort();
     await deps.clicks.stop();
     await deps.store.cache.unwatch();
@@ -128,6 +154,8 @@ export async function startServer(
     throw listenError(error, config);
   }
   const addr = server.addr;
+  // Its own address, the port picked included: a destination there points back to it.
+  deps.listening = { hostname: config.hostname, port: addr.port };
   const stop = () =>
     stopping ??= (async () => {
       // Stop accepting and finish requests in flight, on whichever server is current.
@@ -136,6 +164,7 @@ export async function startServer(
         if (current === server) break;
       }
       sweeps.abort();
+      stopBlocklist();
       await deps.clicks.stop(); // write every recorded visit
       deps.log(logLine("info", "stopped: every recorded click is written", {
         waiting: deps.clicks.pending,
@@ -156,6 +185,42 @@ export async function startServer(
       }
     },
   };
+}
+
+/**
+ * Reads the blocklist at `path` into `list` and keeps it up to date, saying each read (and a file
+ * that cannot be read, once while it lasts) through `to.log` once there is one. Throws
+ * {@linkcode StartupError} when the file cannot be read now.
+ */
+async function watchBlocklist(
+  list: HostBlocklist,
+  path: string,
+  to: { log: Logger | null },
+): Promise<() => void> {
+  const say = (line: LogLine) => to.log?.(line);
+  const fault = new FaultLog({
+    log: say,
+    started: "BLOCKED_HOSTS_FILE: cannot be read; the last list read holds",
+    lasting: "BLOCKED_HOSTS_FILE: still cannot be read",
+    ended: "BLOCKED_HOSTS_FILE: can be read again",
+  });
+  try {
+    return await watchBlocklistFile(list, path, {
+      onRead: ({ names, unreadable }) =>
+        say(logLine(unreadable.length > 0 ? "warn" : "info", "BLOCKED_HOSTS_FILE: read", {
+          file: path,
+          hosts: names,
+          ...(unreadable.length > 0 ? { skipped: unreadable.slice(0, 20) } : {}),
+        })),
+      onFault: (error) =>
+        error === null
+          ? fault.succeeded()
+          : fault.failed(error, { hostsHeld: list.size, unread: 1 }),
+    });
+  } catch (error) {
+    if (!(error instanceof BlocklistFileError)) throw error;
+    throw new StartupError(`BLOCKED_HOSTS_FILE: ${error.message}`, { cause: error });
+  }
 }
 
 /** Why listening on `config`'s address failed, as one line naming the variable to change. */

@@ -26,6 +26,12 @@ export const usedUpErrorBody = errorBody.extend({
   usedUp: z.literal(true),
 });
 
+/** `410` from unshorten: the operator blocked the link's destination host. */
+export const blockedErrorBody = errorBody.extend({
+  slug: z.string().describe("The slug asked about"),
+  blocked: z.literal(true),
+});
+
 /** A refused preview: why, in a word. */
 export const previewRefusalBody = errorBody.extend({
   reason: z.enum(["host", "private", "port"]).describe(

@@ -130,6 +130,15 @@ export class LinkUsedUpError extends DomainError {
   }
 }
 
+/** The link's destination is on a host the service's operator blocked (`BLOCKED_HOSTS_FILE`). */
+export class LinkBlockedError extends DomainError {
+  constructor(readonly slug: string) {
+    super(
+      `link "${slug}" was disabled by the operator of this service: its destination host is blocked`,
+    );
+  }
+}
+
 /** The store did not answer, or answered with a failure. */
 export class StoreUnavailableError extends DomainError {
   /** Wraps the store's own error as `cause`. */

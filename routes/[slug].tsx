@@ -13,6 +13,7 @@ import { recordVisit, redirectTo } from "./_lib/short_link.ts";
 import { unlockPage } from "./_lib/unlock_page.tsx";
 import { visitLimitedLink } from "./_lib/limited_visit.tsx";
 import { notFound } from "./_404.tsx";
+import { blockedLinkPage } from "./_lib/blocked_link.tsx";
 export { spec } from "./_lib/redirect_spec.ts";
 export { fastRedirect } from "./_lib/fast_redirect.ts";
 
@@ -24,6 +25,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     const found = await resolveLink(deps.store, slug);
     if (found.status !== "live") return notFound(c, deps, found);
     const { record } = found;
+    if (deps.blocklist.blocksUrl(record.url)) return blockedLinkPage(slug);
     const head = c.req.method === "HEAD";
     if (!opensAtOnce(record, deps.store.now())) {
       // A protected link's HEAD never shows its destination, cookie or not (the contract): it

@@ -10,6 +10,7 @@ import {
 import { DESKTOP_UA } from "../testing/visits.ts";
 import { tallyKey } from "../lib/kv/keys.ts";
 import { REFERRERS } from "../lib/tallies/kinds.ts";
+import { pause } from "../lib/pause.ts";
 
 Deno.test("deno task start serves the API over HTTP on its KV file and stops on SIGTERM", async () => {
   await using dir = await tempDir("lapse-server-");
@@ -123,32 +124,16 @@ Deno.test("a bad configuration stops start-up with a clear message", async () =>
   assertStringIncludes(stderr, "PORT: must be a whole number");
 });
 
-Deno.test("a busy port, an unresolvable HOSTNAME or an unwritable KV_PATH stops start-up with one line", async () => {
+Deno.test("a busy port or an unresolvable HOSTNAME stops start-up with one line", async () => {
   await using dir = await tempDir("lapse-start-");
   const port = freePort();
   using held = Deno.listen({ hostname: "127.0.0.1", port });
   const base = { PORT: String(port), HOSTNAME: "127.0.0.1", KV_PATH: `${dir.path}/links.kv` };
-  await Deno.writeTextFile(`${dir.path}/a-file`, "");
-  await using locked = await unwritableFolder();
   const cases: [Record<string, string>, RegExp][] = [
     [{}, new RegExp(`^PORT: ${port} is already in use on 127\\.0\\.0\\.1; .*PORT to another$`)],
     [
       { PORT: "0", HOSTNAME: "no-such-host.invalid" },
       /^HOSTNAME: no-such-host\.invalid does not resolve to an address \(.+\)$/,
-    ],
-    [
-      { PORT: "0", KV_PATH: `${locked.path}/links.kv` },
-      /^KV_PATH: cannot write the store at .+\/links\.kv: (permission denied|read-only file system)$/,
-    ],
-    [
-      // Outside what the start task lets the service write (`--allow-write` covers it, but the
-      // runtime asks for every permission under /sys).
-      { PORT: "0", KV_PATH: "/sys/lapse-test/links.kv" },
-      /^KV_PATH: cannot write the store at \/sys\/lapse-test\/links\.kv: .+$/,
-    ],
-    [
-      { PORT: "0", KV_PATH: `${dir.path}/a-file/links.kv` },
-      /^KV_PATH: cannot write the store at .+\/a-file\/links\.kv: .+\/a-file\/ is not a folder$/,
     ],
   ];
   for (const [env, line] of cases) {
@@ -162,6 +147,105 @@ Deno.test("a busy port, an unresolvable HOSTNAME or an unwritable KV_PATH stops 
     assert(!exited.stdout.includes("listening on"), where);
   }
   assert(held.addr.transport === "tcp");
+  // The README quotes these lines as the service writes them.
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  assert(/^PORT: 8000 is already in use on 0\.0\.0\.0; .*PORT to another$/m.test(readme));
+  assert(/^HOSTNAME: no-such-host\.invalid does not resolve to an address \(.+\)$/m.test(readme));
+});
+
+const README = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+
+/** The JSON log lines of `output` whose `msg` starts with `start`. */
+function linesSaying(output: string, start: string): Record<string, unknown>[] {
+  return output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line))
+    .filter((line) => typeof line.msg === "string" && line.msg.startsWith(start));
+}
+
+/** The lines {@linkcode linesSaying} finds in `service`'s output, once there are some (5 s at most). */
+async function linesSoon(
+  service: { output(): string },
+  start: string,
+): Promise<Record<string, unknown>[]> {
+  const since = performance.now();
+  let found = linesSaying(service.output(), start);
+  while (found.length === 0 && performance.now() - since < 5_000) {
+    await pause(20);
+    found = linesSaying(service.output(), start);
+  }
+  return found;
+}
+
+Deno.test("an unusable KV_PATH leaves the service up and answering, and it recovers without a restart once the store can be made", async () => {
+  await using dir = await tempDir("lapse-unusable-");
+  await using locked = await unwritableFolder();
+  const cases = [
+    // A regular file where the store's folder should be, then moved out of the way.
+    {
+      path: `${dir.path}/a-file/links.kv`,
+      cause: /a-file\/ is not a folder/,
+      block: () => Deno.writeTextFile(`${dir.path}/a-file`, ""),
+      mend: () => Deno.remove(`${dir.path}/a-file`),
+    },
+    // A folder it may not write, then made writable.
+    {
+      path: `${locked.path}/store/links.kv`,
+      cause: /permission denied|read-only file system/,
+      block: () => Promise.resolve(),
+      mend: async () => {
+        await new Deno.Command("umount", { args: ["-l", locked.path] }).output().catch(() => {});
+        await Deno.chmod(locked.path, 0o755);
+      },
+    },
+  ];
+  for (const { path, cause, block, mend } of cases) {
+    await block();
+    await using service = await startService({ env: { KV_PATH: path } });
+    for (const page of ["/api/version", "/api/changelog", "/", "/about", "/docs"]) {
+      assertEquals((await call(service.origin, page)).status, 200, page);
+    }
+    const health = await call(service.origin, "/api/health");
+    assertEquals([health.status, health.json<{ store: string }>().store], [503, "down"]);
+    for (
+      const [path, init] of [
+        ["/api/create", { json: { url: "example.com/x" } }],
+        ["/api/links", {}],
+        ["/api/stats", {}],
+        ["/api/unshorten?slug=abc", {}],
+      ] as const
+    ) {
+      const answer = await call(service.origin, path, init);
+      assertEquals(answer.status, 503, path);
+      assertEquals(answer.headers.get("content-type"), "application/json", path);
+      assertEquals(answer.json(), { error: "storage is unavailable, try again shortly" }, path);
+    }
+    const said = await linesSoon(service, "KV_PATH: the store cannot be opened");
+    assertStringIncludes(README, `"msg":"${said[0]?.msg}"`);
+    assertEquals(said.length, 1, service.output());
+    assertEquals([said[0]!.level, said[0]!.kvPath], ["error", path]);
+    assert(cause.test(String(said[0]!.cause)), String(said[0]!.cause));
+
+    await mend();
+    // Health answers 200 once the store is open (tried again at most 4 s apart).
+    const mendedAt = performance.now();
+    let healthy = false;
+    while (!healthy && performance.now() - mendedAt < 10_000) {
+      healthy = (await call(service.origin, "/api/health")).status === 200;
+      if (!healthy) await pause(20);
+    }
+    assert(healthy, "not recovered 10 s after the store could be made");
+    const made = await call(service.origin, "/api/create", { json: { url: "example.com/y" } });
+    assertEquals(made.status, 201, made.text);
+    const slug = made.json<{ slug: string }>().slug;
+    assertEquals((await call(service.origin, `/${slug}`)).status, 302);
+    assertEquals((await call(service.origin, "/api/health")).status, 200);
+    assertEquals((await service.stop()).code, 0);
+    const output = service.output();
+    const opened = await linesSoon(service, "KV_PATH: the store is open");
+    assertEquals(opened.length, 1, output);
+    assertStringIncludes(README, `"msg":"${opened[0]!.msg}"`);
+    // Nothing waited while the store was down: no flush failure was worth a line.
+    assertEquals(linesSaying(output, "click flush").length, 0, output);
+  }
 });
 
 Deno.test("shutdown says in one line that every click is written", async () => {
@@ -180,6 +264,10 @@ Deno.test("shutdown says in one line that every click is written", async () => {
     "stopped: every recorded click is written",
     0,
   ]);
+  assertStringIncludes(
+    README,
+    `\`${JSON.stringify({ level: "info", msg: line.msg, waiting: 0 })}\``,
+  );
   // It is the last thing said.
   assertEquals(service.output().trimEnd().split("\n").at(-1), stopped[0]);
 });

@@ -63,6 +63,14 @@ export interface ClickBufferOptions {
   countryLookup?: CountryLookup;
   /** Where failures are reported; default `console.error`. */
   log?: (message: string, error?: unknown) => void;
+  /**
+   * Told of every flush's outcome, so that a failure lasting many flushes is logged once (see
+   * `lib/log/fault.ts`); without it, every failed flush is reported through `log`.
+   */
+  flushFault?: {
+    failed(error: unknown, waiting: { waiting: number; figuresWaiting: number }): void;
+    succeeded(): void;
+  };
   /** Told how many visits were recorded and written, for metrics. */
   onRecorded?: (visits: number) => void;
   /** Told what each committed chunk of clicks wrote, for metrics. */
@@ -372,7 +380,10 @@ export class ClickBuffer {
     } catch (error) {
       failure ??= { error };
     }
-    if (failure !== undefined) this.#report("click flush failed, will retry", failure.error);
+    const fault = this.#options.flushFault;
+    if (failure === undefined) fault?.succeeded();
+    else if (fault === undefined) this.#report("click flush failed, will retry", failure.error);
+    else fault.failed(failure.error, { waiting: this.pending, figuresWaiting: this.#book.size });
   }
 
   /** Writes one batch's clicks; each chunk's links leave it as they commit. */

@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
 import { StoreUnavailableError } from "../errors.ts";
 import { openInto } from "./file_watch.ts";
-import { openStore } from "./store.ts";
+import { MOST_REOPEN_MS, openStore } from "./store.ts";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,12 +59,20 @@ Deno.test("a store that cannot be opened is down when told so, and opens once it
   await Deno.mkdir(path); // a folder in the file's place
   await assertRejects(() => openStore(path), Error); // not told: an error
   const told: Error[] = [];
-  const store = await openStore(path, { watchIntervalMs: 20, onUnavailable: (e) => told.push(e) });
+  let opened = 0;
+  const store = await openStore(path, {
+    watchIntervalMs: 20,
+    onUnavailable: (e) => told.push(e),
+    onOpened: () => opened++,
+  });
   try {
     assertEquals(told.length, 1);
     await assertRejects(() => store.kv.get(["k"]), StoreUnavailableError);
     await Deno.remove(path);
-    await pause(100);
+    // Tried again with backoff: within the longest wait between tries, and a little.
+    const since = performance.now();
+    while (opened === 0 && performance.now() - since < MOST_REOPEN_MS + 1_000) await pause(20);
+    assertEquals(opened, 1);
     await store.kv.set(["k"], 1);
     assertEquals((await store.kv.get(["k"])).value, 1);
     // Once open, the file is watched as usual.
@@ -89,4 +97,21 @@ Deno.test("a store that opens after its slot was closed is closed, not put in th
   assertEquals([slot.kv, slot.down], [opened, null]);
   await assertRejects(() => standIn.get(["k"]), Error); // the one replaced is closed
   opened!.close();
+});
+
+Deno.test("a store under a folder it may not write is down, not an error, when told so", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lapse-unwritable-" });
+  await Deno.writeTextFile(`${dir}/a-file`, "");
+  const path = `${dir}/a-file/links.kv`;
+  const told: Error[] = [];
+  const store = await openStore(path, { onUnavailable: (e) => told.push(e) });
+  try {
+    assertEquals(told.map((e) => e.message), [
+      `cannot write the store at ${path}: ${dir}/a-file/ is not a folder`,
+    ]);
+    await assertRejects(() => store.kv.get(["k"]), StoreUnavailableError);
+  } finally {
+    store.kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

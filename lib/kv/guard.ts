@@ -43,6 +43,10 @@ export function guardSlot(slot: KvSlot): Deno.Kv {
         } catch (error) {
           throw toStoreError(error);
         }
+        // A list's steps are guarded whatever iterator the database gave.
+        if (property === "list" && typeof result === "object" && result !== null) {
+          return guardObject(result, slot);
+        }
         return guardResult(result, slot);
       };
     },

@@ -2,7 +2,7 @@
  * The store handle every domain function takes: the KV database, the clock and the link lifetime.
  * @module
  */
-import { openInto, tendSlot, watchStoreFile } from "./file_watch.ts";
+import { openInto, watchStoreFile } from "./file_watch.ts";
 import { guardKv, guardSlot, type KvSlot } from "./guard.ts";
 
 /** What every store operation needs; tests build one over `:memory:` KV and a fake clock. */
@@ -24,12 +24,20 @@ export interface OpenStoreOptions {
   /** How often a local store's file is checked for having vanished, in ms; default 1,000. */
   watchIntervalMs?: number;
   /**
-   * Told why, when the store cannot be opened: the store is then handed out down (every call
-   * fails with `StoreUnavailableError`, so a service still answers what needs no store) and
-   * opened again every `watchIntervalMs` until it opens. Without it, that is an error.
+   * Told why, when the store cannot be opened (a folder it may not write included): the store
+   * is then handed out down (every call fails with `StoreUnavailableError`, so a service still
+   * answers what needs no store) and opened again, with backoff, until it opens. Without it,
+   * that is an error.
    */
   onUnavailable?: (error: Error) => void;
+  /** Told when a store that could not be opened at first has opened. */
+  onOpened?: () => void;
 }
+
+/** The first wait before opening a store again, in ms; each wait doubles, up to the next. */
+export const FIRST_REOPEN_MS = 250;
+/** The longest wait between two tries to open a store, in ms. */
+export const MOST_REOPEN_MS = 4_000;
 
 /** Seven days, the lifetime of a link. */
 export const DEFAULT_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -59,14 +67,20 @@ export async function openStore(
   try {
     slot = { kv: await open(), down: null };
   } catch (error) {
-    // A folder this process may never write to is no outage to wait out.
-    if (local) await refuseUnwritable(path, error);
-    if (!options.onUnavailable) throw error;
-    const cause = error instanceof Error ? error : new Error(String(error));
+    // Why, in words a person can act on: a folder this process may not write, say.
+    let cause = error instanceof Error ? error : new Error(String(error));
+    if (local) {
+      await refuseUnwritable(path, error).catch((unwritable) => cause = unwritable);
+    }
+    if (!options.onUnavailable) throw cause;
     options.onUnavailable(cause);
-    // Down until it opens: every call is refused before it reaches this stand-in.
+    // Down until it opens: every call is refused before it reaches this stand-in. A folder
+    // made writable, a file moved out of the way or a disk freed is noticed within seconds.
     slot = { kv: await Deno.openKv(":memory:"), down: cause };
-    slot.onClose = openWhenReady(slot, open, options.watchIntervalMs ?? 1000, watch);
+    slot.onClose = openWhenReady(slot, open, (opened) => {
+      options.onOpened?.();
+      return watch(opened);
+    });
     return storeOver(guardSlot(slot), options);
   }
   slot.onClose = watch(slot);
@@ -119,22 +133,39 @@ function isUnwritable(error: unknown): boolean {
 }
 
 /**
- * Tries `open` every `intervalMs` until it opens, then puts the store in `slot` (up) and starts
- * `then` on it. Returns a function that stops trying, and whatever `then` started.
+ * Tries `open` after {@linkcode FIRST_REOPEN_MS}, then after waits that double up to
+ * {@linkcode MOST_REOPEN_MS}, until it opens; then puts the store in `slot` (up) and starts
+ * `then` on it. A try that fails leaves its cause as the slot's. Returns a function that stops
+ * trying, and whatever `then` started.
  */
 function openWhenReady(
   slot: KvSlot,
   open: () => Promise<Deno.Kv>,
-  intervalMs: number,
   then: (slot: KvSlot) => () => void,
 ): () => void {
   let stopThen = () => {};
-  const stopTrying = tendSlot(slot, intervalMs, async (stopped) => {
-    if (await openInto(slot, open, stopped)) stopThen = then(slot);
-    return true; // opened, or stopped meanwhile: either way, done
-  });
+  let stopped = false;
+  let waitMs = FIRST_REOPEN_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const attempt = async () => {
+    try {
+      if (await openInto(slot, open, () => stopped)) {
+        stopThen = then(slot);
+        return;
+      }
+    } catch (error) {
+      slot.down = error instanceof Error ? error : new Error(String(error));
+    }
+    if (stopped) return;
+    waitMs = Math.min(waitMs * 2, MOST_REOPEN_MS);
+    timer = setTimeout(attempt, waitMs);
+    Deno.unrefTimer(timer);
+  };
+  timer = setTimeout(attempt, waitMs);
+  Deno.unrefTimer(timer);
   return () => {
-    stopTrying();
+    stopped = true;
+    clearTimeout(timer);
     stopThen();
   };
 }

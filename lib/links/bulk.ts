@@ -7,7 +7,7 @@ import { DomainError, SlugTakenError, StoreUnavailableError } from "../errors.ts
 import { hashPasswords } from "../passwords/mod.ts";
 import type { Store } from "../kv/store.ts";
 import { parseInput } from "../validation.ts";
-import { createLink } from "./create.ts";
+import { createLink, type CreateLinkOptions } from "./create.ts";
 import { bulkLinkInput, type LinkInput, password } from "./input.ts";
 import type { DatedLinkRecord } from "./record.ts";
 
@@ -49,7 +49,7 @@ export type BulkOutcome =
 export async function createLinks(
   store: Store,
   input: BulkInput,
-  options: { serviceHost: string },
+  options: Omit<CreateLinkOptions, "passHash">,
 ): Promise<BulkOutcome[]> {
   const seen = new Set<string>();
   const rows = input.urls.map((row) => {

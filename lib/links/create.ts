@@ -11,7 +11,7 @@ import type { Store } from "../kv/store.ts";
 import { rerankAfter } from "../tallies/rank.ts";
 import { DAY_LINKS, dayOf, LINKS } from "../tallies/kinds.ts";
 import { newLinkStats } from "../tallies/shares.ts";
-import { normalizeDestination } from "./destination.ts";
+import { type DestinationOptions, normalizeDestination } from "./destination.ts";
 import type { CreateLinkInput } from "./input.ts";
 import { hashPassword } from "../passwords/mod.ts";
 import { type DatedLinkRecord, isExpired, type LinkRecord } from "./record.ts";
@@ -24,6 +24,8 @@ import { linkCacheOf } from "./cache.ts";
 export interface CreateLinkOptions {
   /** The service's own host; destinations there are refused. */
   serviceHost: string;
+  /** What else a destination is judged by: where the service listens, blocked hosts. */
+  destination?: Omit<DestinationOptions, "strictHost">;
   /** A hash of `input.pass` made already (bulk makes a request's hashes together). */
   passHash?: string;
 }
@@ -46,7 +48,7 @@ export async function createLink(
   input: CreateLinkInput,
   options: CreateLinkOptions,
 ): Promise<DatedLinkRecord> {
-  const url = normalizeDestination(input.url, options.serviceHost);
+  const url = normalizeDestination(input.url, options.serviceHost, options.destination);
   if (input.slug !== undefined) {
     if (isReservedSlug(input.slug)) throw new ReservedSlugError(input.slug);
     // Refuse a taken name before spending a password hash on it; the commit checks again.

@@ -3,7 +3,7 @@
  * @module
  */
 import { InvalidInputError } from "../errors.ts";
-import { plainAddress } from "../ip/mod.ts";
+import { bareHostName, plainAddress } from "../ip/mod.ts";
 import { MAX_DESTINATION_LENGTH } from "./limits.ts";
 
 export { MAX_DESTINATION_LENGTH };
@@ -94,7 +94,23 @@ export interface DestinationOptions {
    * Imported legacy links, which once worked, are taken with any name `URL` takes.
    */
   strictHost?: boolean;
+  /**
+   * Where this service listens: a destination on its port whose host is its listening address,
+   * a loopback name or address, or the unspecified address reaches the service itself.
+   */
+  listening?: ListenAddress;
+  /** Whether a host is blocked by the operator (`BLOCKED_HOSTS_FILE`); default none is. */
+  blocked?: (hostname: string) => boolean;
 }
+
+/** The address and port a service listens on. */
+export interface ListenAddress {
+  hostname: string;
+  port: number;
+}
+
+/** The sentence a destination on a blocked host is refused with. */
+export const BLOCKED_HOST = "destination host is blocked by this service";
 
 /**
  * Normalizes a destination: parses it with {@linkcode parseWebAddress} and accepts only a real
@@ -109,12 +125,13 @@ export function normalizeDestination(
   options: DestinationOptions = {},
 ): string {
   const { url, given } = parseWebAddress(raw);
-  const refusal = hostRefusal(url.hostname, options.strictHost ?? true);
-  if (refusal !== null) throw invalidUrl(refusal);
-  const host = url.hostname.replace(/\.$/, "").replace(/^www\./, "");
-  if (host === serviceHost || plainAddress(host) === serviceHost) {
+  // Before the host's form: `localhost:8301` on a service at `http://localhost:8301` is a loop.
+  if (pointsBack(url, serviceHost, options.listening)) {
     throw invalidUrl("url must not point back to this service");
   }
+  const refusal = hostRefusal(url.hostname, options.strictHost ?? true);
+  if (refusal !== null) throw invalidUrl(refusal);
+  if (options.blocked?.(url.hostname)) throw invalidUrl(BLOCKED_HOST);
   let href = url.href;
   const bareOrigin = url.pathname === "/" && !url.search && !url.hash &&
     !/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*\/$/.test(given);
@@ -127,6 +144,27 @@ export function normalizeDestination(
     );
   }
   return href;
+}
+
+/**
+ * Whether `url` reaches this service: its host is the service host (or its `www.` variant), or
+ * it is on the port the service listens on and names its listening address, a loopback name or
+ * address (`localhost`, `*.localhost`, `127.0.0.0/8`, `::1`) or the unspecified address.
+ */
+function pointsBack(url: URL, serviceHost: string, listening?: ListenAddress): boolean {
+  const name = bareHostName(url.hostname);
+  const host = name.replace(/^www\./, "");
+  const address = plainAddress(name);
+  if (host === serviceHost || (address !== null && address === plainAddress(serviceHost))) {
+    return true;
+  }
+  if (listening === undefined) return false;
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  if (port !== listening.port) return false;
+  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  if (address === null) return name === bareHostName(listening.hostname);
+  return address.startsWith("127.") || address === "::1" || address === "0.0.0.0" ||
+    address === "::" || address === plainAddress(listening.hostname);
 }
 
 /** Host of a stored destination, or `""` when it cannot be read. */

@@ -118,3 +118,59 @@ Deno.test("a legacy destination may keep a host name URL takes but a new link ma
     "valid host name",
   );
 });
+
+Deno.test("a destination reaching this service by its host, listening address or loopback on its port is refused", async () => {
+  const listening = { hostname: "0.0.0.0", port: 8301 };
+  const loops = [
+    "http://localhost:8301/hello",
+    "localhost:8301/hello",
+    "http://127.0.0.1:8301/hello",
+    "http://127.1.2.3:8301/",
+    "http://[::1]:8301/x",
+    "http://[::ffff:127.0.0.1]:8301/x",
+    "http://app.localhost:8301/",
+    "http://0.0.0.0:8301/",
+    "http://localhost/anything", // the service host, whatever the port
+  ];
+  for (const input of loops) {
+    const error = await assertRejects(
+      () => Promise.resolve().then(() => normalizeDestination(input, "localhost", { listening })),
+      InvalidInputError,
+    );
+    assertEquals(error.message, "url must not point back to this service", input);
+  }
+  const onItsAddress = { hostname: "203.0.113.7", port: 8301 };
+  await assertRejects(
+    () =>
+      Promise.resolve().then(() =>
+        normalizeDestination("http://203.0.113.7:8301/x", "sho.rt", { listening: onItsAddress })
+      ),
+    InvalidInputError,
+    "point back",
+  );
+  // Another port of the same machine is another service.
+  assertEquals(
+    normalizeDestination("http://203.0.113.7:8302/x", "sho.rt", { listening: onItsAddress }),
+    "http://203.0.113.7:8302/x",
+  );
+  assertEquals(
+    normalizeDestination("http://127.0.0.1:9999/x", "sho.rt", { listening }),
+    "http://127.0.0.1:9999/x",
+  );
+});
+
+Deno.test("a destination on a blocked host is refused with the blocklist's sentence", async () => {
+  const blocked = (hostname: string) => hostname.endsWith("evil.example");
+  await assertRejects(
+    () =>
+      Promise.resolve().then(() =>
+        normalizeDestination("https://a.evil.example/x", "sho.rt", { blocked })
+      ),
+    InvalidInputError,
+    "destination host is blocked by this service",
+  );
+  assertEquals(
+    normalizeDestination("https://good.example/x", "sho.rt", { blocked }),
+    "https://good.example/x",
+  );
+});

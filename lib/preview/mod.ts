@@ -56,7 +56,7 @@ type Hop =
  */
 export async function previewPage(
   address: string,
-  options: PreviewOptions & { serviceHost: string },
+  options: PreviewOptions & { serviceHost: string; blocked?: (hostname: string) => boolean },
 ): Promise<PagePreview> {
   // Credentials are refused by checkTarget, with the reason every preview refusal carries.
   let url = parseWebAddress(address, { credentials: true }).url;
@@ -86,12 +86,17 @@ export async function previewPage(
 
 async function visit(
   url: URL,
-  options: PreviewOptions & { serviceHost: string; signal: AbortSignal },
+  options: PreviewOptions & {
+    serviceHost: string;
+    blocked?: (hostname: string) => boolean;
+    signal: AbortSignal;
+  },
 ): Promise<Hop> {
   const { signal } = options;
   const resolve = options.resolve ?? resolveWithDns;
   const target = await checkTarget(url, {
     serviceHost: options.serviceHost,
+    blocked: options.blocked,
     signal,
     resolve: (hostname, lookup) => io(resolve(hostname, lookup), signal, "the name lookup failed"),
   });

@@ -31,6 +31,8 @@ export interface Target {
 export interface CheckTargetOptions {
   /** The service's own host; it is refused with reason `host`. */
   serviceHost: string;
+  /** Whether a host is blocked by the operator; it is refused with reason `host`. */
+  blocked?: (hostname: string) => boolean;
   /** Name lookup. */
   resolve: Resolver;
   /** Aborts the lookup. */
@@ -50,6 +52,9 @@ export async function checkTarget(url: URL, options: CheckTargetOptions): Promis
   const hostname = bareHostName(url.hostname);
   if (isInnerHostName(hostname, options.serviceHost)) {
     throw new PreviewRefusedError("host", `host "${hostname}" is not a public host name`);
+  }
+  if (options.blocked?.(hostname)) {
+    throw new PreviewRefusedError("host", `host "${hostname}" is blocked by this service`);
   }
   const literal = isAddressLiteral(hostname);
   if (literal) refuseUnlessPublic(hostname, `address ${hostname} is not a public address`);

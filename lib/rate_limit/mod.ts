@@ -1,9 +1,12 @@
 /**
- * Rate limits: fixed windows counted in the store, so every instance shares them.
+ * Rate limits: fixed windows counted in the store, so every instance shares them. A window the
+ * store reads but whose write it refuses (a full disk) is counted in this process's memory
+ * meanwhile, so a request that only reads is still answered; the store takes the count back on
+ * its next write. A store that cannot be read at all is down, and so is the request.
  * @module
  */
 import { rateWindowKey } from "../kv/keys.ts";
-import { BusyError } from "../errors.ts";
+import { BusyError, StoreUnavailableError } from "../errors.ts";
 import { retryLocked } from "../kv/retry.ts";
 import { pause } from "../pause.ts";
 import type { Store } from "../kv/store.ts";
@@ -127,6 +130,59 @@ function changeCount(
   return changed;
 }
 
+/**
+ * A window counted in this process while the store refuses its writes: the count last read from
+ * the store (`base`), and the changes made since that the store has not taken (`delta`).
+ */
+interface LocalWindow {
+  base: number;
+  delta: number;
+  /** When it is no longer needed (epoch ms): past its window, whatever the store does. */
+  until: number;
+}
+
+// Per database, then per count key. Kept small: windows past their time go when it grows.
+const localWindows = new WeakMap<Deno.Kv, Map<string, LocalWindow>>();
+const LOCAL_PRUNE_AT = 10_000;
+const LOCAL_MOST = 100_000;
+
+/** The windows of `store` counted in this process. */
+function localOf(store: Store): Map<string, LocalWindow> {
+  let windows = localWindows.get(store.kv);
+  if (windows === undefined) localWindows.set(store.kv, windows = new Map());
+  return windows;
+}
+
+/**
+ * Counts `deltas` in this process's memory for the window under `id`, from `stored` (the count
+ * the store gave as it refused the write); the counts made.
+ */
+function countLocally(
+  store: Store,
+  rule: RateLimit,
+  id: string,
+  deltas: number[],
+  stored: number,
+): number[] {
+  const windows = localOf(store);
+  let window = windows.get(id);
+  if (window === undefined) {
+    const now = store.now();
+    if (windows.size >= LOCAL_PRUNE_AT) {
+      for (const [key, old] of windows) if (old.until <= now) windows.delete(key);
+      if (windows.size >= LOCAL_MOST) windows.clear();
+    }
+    window = { base: 0, delta: 0, until: now + rule.windowMs * 2 };
+    windows.set(id, window);
+  }
+  window.base = Math.max(window.base, stored);
+  return deltas.map((delta) => {
+    const count = Math.max(0, window.base + window.delta + delta);
+    window.delta = count - window.base;
+    return count;
+  });
+}
+
 /** Writes `lane`'s waiting changes, a batch at a time, until none waits. */
 async function drain(
   store: Store,
@@ -137,11 +193,19 @@ async function drain(
   lane.busy = true;
   while (lane.waiting.length > 0) {
     const batch = lane.waiting.splice(0);
+    const deltas = batch.map((change) => change.delta);
+    const read: { count?: number } = {};
     let counts: number[] | Error;
     try {
-      counts = await writeBatch(store, rule, key, batch.map((change) => change.delta));
+      counts = await writeBatch(store, rule, key, deltas, read);
     } catch (error) {
-      counts = error instanceof Error ? error : new Error(String(error));
+      // Read but not written (a full disk): counted here. A store that cannot even be read is
+      // down, and so is the request.
+      counts = error instanceof StoreUnavailableError && read.count !== undefined
+        ? countLocally(store, rule, JSON.stringify(key), deltas, read.count)
+        : error instanceof Error
+        ? error
+        : new Error(String(error));
     }
     batch.forEach((change, i) => change.settle(counts instanceof Error ? counts : counts[i]!));
   }
@@ -149,21 +213,32 @@ async function drain(
   done();
 }
 
-/** Applies `deltas` in turn to the count under `key` in one checked write; the counts made. */
+/**
+ * Applies `deltas` in turn to the count under `key` in one checked write; the counts made. The
+ * changes this process counted in memory while the store refused them go in first. The count
+ * read from the store is left in `read`, for when the write fails.
+ */
 async function writeBatch(
   store: Store,
   rule: RateLimit,
   key: Deno.KvKey,
   deltas: number[],
+  read: { count?: number },
 ): Promise<number[]> {
+  const id = JSON.stringify(key);
   for (let attempt = 1;; attempt++) {
     const current = await store.kv.get(key);
-    let count = countIn(current.value);
+    read.count = countIn(current.value);
+    const local = localOf(store).get(id);
+    let count = Math.max(0, read.count + (local?.delta ?? 0));
     const counts = deltas.map((delta) => count = Math.max(0, count + delta));
     const result = await retryLocked(() =>
       store.kv.atomic().check(current).set(key, count, { expireIn: rule.windowMs * 2 }).commit()
     );
-    if (result.ok) return counts;
+    if (result.ok) {
+      if (local !== undefined) localOf(store).delete(id);
+      return counts;
+    }
     if (attempt >= MAX_TRIES) throw new BusyError("the request count");
     await pause(Math.random() * 5 * attempt);
   }

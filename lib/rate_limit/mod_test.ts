@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
 import { faultyKv } from "../../tests/_helpers/faults.ts";
 import { memoryStore, TEST_START } from "../../tests/_helpers/store.ts";
-import { BusyError } from "../errors.ts";
+import { BusyError, StoreUnavailableError } from "../errors.ts";
 import { createStore } from "../kv/store.ts";
 import { countRequest } from "./mod.ts";
 
@@ -77,3 +77,46 @@ Deno.test("countRequest gives up with BusyError after a bounded number of tries"
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
+
+Deno.test("a window whose write the store refuses is counted in memory, and the store takes the count back", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const faults = { commits: 0, down: false };
+  const store = createStore(faultyKv(kv, faults), { now: () => TEST_START });
+  try {
+    assertEquals((await countRequest(store, rule, "a")).count, 1);
+    faults.commits = 1_000; // a full disk: reads answer, writes fail
+    const decisions = [];
+    for (let i = 0; i < 6; i++) decisions.push(await countRequest(store, rule, "a"));
+    assertEquals(decisions.map((d) => [d.count, d.allowed]), [
+      [2, true],
+      [3, true],
+      [4, true],
+      [5, true],
+      [6, false],
+      [7, false],
+    ]);
+    // Concurrent requests are counted exactly in memory too.
+    const together = await Promise.all(
+      Array.from({ length: 10 }, () => countRequest(store, rule, "b")),
+    );
+    assertEquals(together.filter((d) => d.allowed).length, 5);
+    // The store works again: the next write carries what memory counted.
+    faults.commits = 0;
+    assertEquals((await countRequest(store, rule, "a")).count, 8);
+    const stored = [];
+    for await (const entry of kv.list<number>({ prefix: [] })) stored.push(entry.value);
+    assertEquals(stored.includes(8), true, String(stored));
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("a store that cannot even be read is down: the request fails, nothing is counted", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const store = createStore(faultyKv(kv, { commits: 0, down: true }), { now: () => TEST_START });
+  try {
+    await assertRejects(() => countRequest(store, rule, "a"), StoreUnavailableError);
+  } finally {
+    kv.close();
+  }
+});

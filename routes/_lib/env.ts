@@ -3,6 +3,8 @@
  * @module
  */
 import type { Config } from "../../fresh.config.ts";
+import type { HostBlocklist } from "../../lib/blocklist/mod.ts";
+import type { ListenAddress } from "../../lib/links/destination.ts";
 import type { ClickBuffer } from "../../lib/clicks/mod.ts";
 import type { LinkStore } from "../../lib/links/cache.ts";
 import type { Logger } from "../../lib/log/mod.ts";
@@ -25,6 +27,13 @@ export interface AppDeps {
   log: Logger;
   /** This app's own figures, scraped at `/metrics`. */
   metrics: Metrics;
+  /** The operator's blocked destination hosts (`BLOCKED_HOSTS_FILE`), kept up to date. */
+  blocklist: HostBlocklist;
+  /**
+   * Where the server listens, once it does (its port may have been picked for it): a
+   * destination there points back to the service.
+   */
+  listening?: ListenAddress;
 }
 
 /** The connection facts `Deno.serve` passes as the second argument of `fetch`. */

@@ -19,7 +19,7 @@ import { recordVisit, redirectTo } from "./short_link.ts";
 export function fastRedirect(
   deps: AppDeps,
 ): (request: Request, connection?: ConnectionInfo) => Response | null {
-  const { store, metrics, log } = deps;
+  const { store, metrics, log, blocklist } = deps;
   const logRedirects = deps.config.logRedirects;
   return function fastRedirect(request, connection) {
     const method = request.method;
@@ -29,7 +29,8 @@ export function fastRedirect(
     const slug = url.slice(url.indexOf("/", url.indexOf("//") + 2) + 1);
     const now = store.now();
     const record = cachedOpenLink(store, slug, now);
-    if (record === null) return null;
+    // A link to a host the operator blocked goes to the route, which says so.
+    if (record === null || blocklist.blocksUrl(record.url)) return null;
     const start = performance.now();
     if (method === "GET") recordVisit(deps, record, request.headers, connection, now);
     const response = redirectTo(record);

@@ -32,7 +32,9 @@ export const spec: RouteSpec = {
       "one retires the link, whose next visitor gets the 404 page saying it was used up. A " +
       "bot or link-preview crawler (as the click figures tell them), and any HEAD, gets 200 " +
       "with a page saying the link opens for people, no `Location` and no destination, and " +
-      "takes nothing. `/<slug>/`, with a slash after it, answers 301 " +
+      "takes nothing. A link whose destination host the operator blocked answers 410 with a " +
+      "page saying so, within 10 s of the block on every instance. `/<slug>/`, with a slash " +
+      "after it, answers 301 " +
       "to `/<slug>`. Not rate limited.",
     path: z.object({ slug: z.string().regex(SLUG_LIKE_PATTERN).describe("The link's slug") }),
     parameterExample: { slug: "hello" },
@@ -60,6 +62,10 @@ export const spec: RouteSpec = {
       ),
       404: page(
         "No live link has the slug: the 404 page, which says so when the link was used up",
+      ),
+      410: page(
+        "The link's destination host is blocked by the operator (`BLOCKED_HOSTS_FILE`): a page " +
+          "saying the operator disabled it, without the destination",
       ),
       503: pageOrError(
         "The store did not answer, or too many people opened a limited link at once " +

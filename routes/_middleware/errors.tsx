@@ -10,6 +10,7 @@ import {
   BusyError,
   DomainError,
   InvalidInputError,
+  LinkBlockedError,
   LinkExpiredError,
   LinkNotFoundError,
   LinkUsedUpError,
@@ -40,6 +41,7 @@ export function statusOf(error: DomainError): ErrorStatus {
   if (error instanceof SlugTakenError) return 409;
   if (error instanceof LinkExpiredError) return 410;
   if (error instanceof LinkUsedUpError) return 410;
+  if (error instanceof LinkBlockedError) return 410;
   if (error instanceof RateLimitedError) return 429;
   if (error instanceof StoreUnavailableError) return 503;
   if (error instanceof BusyError) return 503;
@@ -122,6 +124,9 @@ function domainErrorResponse(c: Context<AppEnv>, error: DomainError, log: Logger
     : error instanceof BusyError
     ? { "Retry-After": String(error.retryAfterSeconds) }
     : {};
+  if (error instanceof LinkBlockedError && c.req.path.startsWith("/api/")) {
+    return c.json({ error: error.message, slug: error.slug, blocked: true }, status);
+  }
   if (error instanceof LinkUsedUpError && c.req.path.startsWith("/api/")) {
     return c.json({ error: error.message, slug: error.slug, usedUp: true }, status);
   }

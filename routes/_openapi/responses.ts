@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from "zod";
-import { expiredErrorBody, usedUpErrorBody } from "../../lib/error_bodies.ts";
+import { blockedErrorBody, expiredErrorBody, usedUpErrorBody } from "../../lib/error_bodies.ts";
 import { LinkExpiredError, LinkNotFoundError } from "../../lib/errors.ts";
 import { errorResponse, jsonResponse, type ResponseSpec } from "./catalogue.ts";
 
@@ -20,14 +20,28 @@ export const NEVER_A_LINK = linkNotFound("No link ever had the slug");
 /** 404 for a slug no live link has. */
 export const NO_LIVE_LINK = linkNotFound("No live link has the slug");
 
-/** 410 for a link whose time is up; with `usedUp`, or whose last visit used it up. */
-export function linkGone(options: { usedUp?: boolean } = {}): ResponseSpec {
+/**
+ * 410 for a link whose time is up; with `usedUp`, or whose last visit used it up; with
+ * `blocked`, or whose destination host the operator blocked.
+ */
+export function linkGone(options: { usedUp?: boolean; blocked?: boolean } = {}): ResponseSpec {
+  const bodies = [
+    expiredErrorBody,
+    ...(options.usedUp ? [usedUpErrorBody] : []),
+    ...(options.blocked ? [blockedErrorBody] : []),
+  ];
+  const why = [
+    "its time is up",
+    ...(options.usedUp ? ["its last visit used it up"] : []),
+    ...(options.blocked ? ["the operator blocked its destination host"] : []),
+  ];
+  const last = why.length > 1 ? `, or ${why.pop()}` : "";
   return jsonResponse(
-    options.usedUp
-      ? "The link existed and its time is up, or its last visit used it up"
-      : "The link existed and its time is up",
+    `The link existed and ${why.join(", ")}${last}`,
     {
-      schema: options.usedUp ? z.union([expiredErrorBody, usedUpErrorBody]) : expiredErrorBody,
+      schema: bodies.length === 1
+        ? expiredErrorBody
+        : z.union(bodies as [typeof expiredErrorBody, ...z.ZodObject[]]),
       example: {
         error: new LinkExpiredError("hello", Date.parse(EXPIRED_AT)).message,
         slug: "hello",

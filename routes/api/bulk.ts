@@ -8,6 +8,7 @@ import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import { formLines, isFormPost, readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
+import { destinationRules } from "../_lib/deps.ts";
 import { bulkFormErrorPage, toBulkOutcome } from "../_lib/post_redirect_get.tsx";
 import { isBrowserForm } from "../_lib/negotiate.ts";
 import { formErrorPage } from "../_middleware/form_errors.ts";
@@ -29,7 +30,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const body = await readObjectBody(c);
       if (isFormPost(c)) body.urls = formLines(body.urls);
       const input = parseInput(bulkInput, body);
-      const outcomes = await createLinks(store, input, { serviceHost: config.serviceHost });
+      const outcomes = await createLinks(store, input, destinationRules(deps));
       // A browser goes on to the outcome's page (post, redirect, get): reloading it, or going
       // back to it, makes no second set of links.
       if (isBrowserForm(c)) {

@@ -13,6 +13,7 @@ import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import { isFormPost, readObjectBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
+import { destinationRules } from "../_lib/deps.ts";
 import { createFormErrorPage, toMadeLink } from "../_lib/post_redirect_get.tsx";
 import { isBrowserForm } from "../_lib/negotiate.ts";
 import { formErrorPage } from "../_middleware/form_errors.ts";
@@ -33,7 +34,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     async (c) => {
       const body = await readObjectBody(c);
       const input = parseInput(createLinkInput, isFormPost(c) ? withFormVisitLimit(body) : body);
-      const record = await createLink(store, input, { serviceHost: config.serviceHost });
+      const record = await createLink(store, input, destinationRules(deps));
       const view = toLinkView(record, { baseUrl: config.baseUrl, now: store.now() });
       // A browser goes on to the new link's card (post, redirect, get): reloading it, or going
       // back to it, makes no second link.

@@ -56,6 +56,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     const preview = await previewPage(url, {
       ...deps.preview,
       serviceHost: deps.config.serviceHost,
+      blocked: (hostname) => deps.blocklist.blocks(hostname),
     });
     return c.json(preview);
   });

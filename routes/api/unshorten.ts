@@ -3,7 +3,12 @@
  * @module
  */
 import { Hono } from "hono";
-import { LinkExpiredError, LinkNotFoundError, LinkUsedUpError } from "../../lib/errors.ts";
+import {
+  LinkBlockedError,
+  LinkExpiredError,
+  LinkNotFoundError,
+  LinkUsedUpError,
+} from "../../lib/errors.ts";
 import {
   findUsedUpLink,
   lookupLink,
@@ -32,6 +37,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       throw new LinkNotFoundError(slug);
     }
     if (found.status === "expired") throw new LinkExpiredError(slug, found.record.expiresAt);
+    if (deps.blocklist.blocksUrl(found.record.url)) throw new LinkBlockedError(slug);
     const [[counters], [visitsLeft]] = await Promise.all([
       readCounters(store, [found.record.id]),
       readVisitsLeft(store, [found.record]),

@@ -19,7 +19,8 @@ export const spec: RouteSpec = {
     description: "Takes a bare slug or a full short URL of this service (its host or the `www.` " +
       "variant; another host is an invalid slug). A protected link's destination is `null` " +
       "unless the request carries its unlock cookie. An expired link answers 410, as does one " +
-      "whose last visit used it up (`usedUp`, until its deadline), one that never existed 404. " +
+      "whose last visit used it up (`usedUp`, until its deadline), or whose destination host " +
+      "the operator blocked (`blocked`); one that never existed 404. " +
       "Not rate limited.",
     query: unshortenQuery,
     parameterExample: { slug: `${EXAMPLE_ORIGIN}/hello` },
@@ -30,7 +31,7 @@ export const spec: RouteSpec = {
       }),
       400: errorResponse("No reference, or not one of this service's links", "invalid slug"),
       404: NEVER_A_LINK,
-      410: linkGone({ usedUp: true }),
+      410: linkGone({ usedUp: true, blocked: true }),
     },
     readsUnlockCookie: true,
   },

@@ -51,7 +51,13 @@ export function faultyKv(kv: Deno.Kv, faults: Faults): Deno.Kv {
       if (property === "list") {
         return (...args: unknown[]) =>
           faults.down
-            ? { cursor: "", [Symbol.asyncIterator]: () => ({ next: fail }) }
+            ? {
+              cursor: "",
+              next: fail,
+              [Symbol.asyncIterator]() {
+                return this; // as the store's own iterator does
+              },
+            }
             : value.apply(target, args);
       }
       if (property === "close") return value.bind(target);

@@ -123,7 +123,7 @@ Deno.test("POST /api/create answers 400 with a sentence for every kind of bad in
       "url must have a valid host name: letters, digits and inner hyphens",
     ],
     [
-      { url: "http://localhost:8000/x" },
+      { url: "http://localhost:9000/x" },
       "url must have a host name with a domain, or an IP address",
     ],
     [{ url: "https://sho.rt/abc" }, "url must not point back to this service"],
@@ -302,4 +302,24 @@ Deno.test("without TRUST_PROXY, X-Forwarded-For is ignored", async () => {
     headers: { "X-Forwarded-For": "203.0.113.200" },
   });
   assertEquals(res.status, 429);
+});
+
+Deno.test("a destination pointing back to this service is refused, by its host, its listening address or loopback on its port", async () => {
+  await using t = await testApp({ env: { BASE_URL: "http://localhost:8301", PORT: "8301" } });
+  for (
+    const url of [
+      "http://127.0.0.1:8301/hello",
+      "http://localhost:8301/hello",
+      "localhost:8301",
+      "http://[::1]:8301/",
+    ]
+  ) {
+    const refused = await t.json("/api/create", { url });
+    assertEquals(refused.status, 400, url);
+    assertEquals(await refused.json(), { error: "url must not point back to this service" }, url);
+  }
+  assertEquals((await t.json("/api/create", { url: "http://127.0.0.1:9999/" })).status, 201);
+  // The port picked when the service listens is the one judged.
+  t.deps.listening = { hostname: "0.0.0.0", port: 40123 };
+  assertEquals((await t.json("/api/create", { url: "http://127.0.0.1:40123/" })).status, 400);
 });

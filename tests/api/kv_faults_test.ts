@@ -108,7 +108,10 @@ Deno.test("a store that goes down answers 503 everywhere it is needed, and every
     await pause(60); // the epoch poll fails and empties the link cache
     await t.deps.clicks.flush();
     assertEquals(t.deps.clicks.pending, 3, "the unwritten visits are kept");
-    assert(logged.some((line) => line.msg === "click flush failed, will retry"));
+    // Said once, with the clicks waiting, not once a flush while the fault lasts.
+    for (let i = 0; i < 3; i++) await t.deps.clicks.flush();
+    const said = logged.filter((line) => line.msg === "click flush failed, will retry");
+    assertEquals(said.map((line) => [line.level, line.waiting]), [["error", 3]]);
     const down: string[] = [];
     const seen: string[] = [];
     for (const probe of probes) {
@@ -140,6 +143,7 @@ Deno.test("a store that goes down answers 503 everywhere it is needed, and every
     faults.down = false;
     await t.deps.clicks.flush();
     assertEquals(t.deps.clicks.pending, 0);
+    assertEquals(logged.filter((line) => line.msg === "click flush works again").length, 1);
     assertEquals(await clicksOf(t, "steady"), 5);
     const back: string[] = [];
     for (const probe of probes) {
@@ -259,4 +263,43 @@ Deno.test("a flush whose reranking fails places its names at the next flush", as
   await t.deps.clicks.flush();
   const stats = await (await t.request("/api/stats")).json();
   assertEquals(stats.referrers, [{ name: "ranked.example", clicks: 1 }]);
+});
+
+Deno.test("a store that refuses writes (a full disk) still answers reads: their rate-limit windows are counted in memory", async () => {
+  const faults: Faults = { commits: 0, down: false };
+  await using t = await testApp({ faults });
+  assertEquals(
+    (await t.json("/api/create", { url: "example.com/read", slug: "read" })).status,
+    201,
+  );
+  const listed = async () => (await (await t.request("/api/links")).json()).length;
+  assertEquals(await listed(), 1);
+
+  faults.commits = 1_000_000; // every write fails, every read answers
+  const stats = await t.request("/api/stats?slug=read");
+  assertEquals(stats.status, 200, await stats.clone().text());
+  assertEquals((await stats.json()).slug, "read");
+  assertEquals(stats.headers.get("ratelimit-limit"), "60");
+  assertEquals(stats.headers.get("ratelimit-remaining"), "59");
+  assertEquals((await t.request("/api/links")).status, 200);
+  assertEquals((await t.request("/api/stats")).status, 200);
+  // Writes still fail, and nothing refused lands.
+  const refused = await t.json("/api/create", { url: "example.com/lost", slug: "lost" });
+  assertEquals([refused.status, await refused.json()], [503, { error: STORE_DOWN }]);
+  // The limit still holds, counted in memory: 60 a minute for stats.
+  const statuses = [];
+  for (let i = 0; i < 60; i++) {
+    const answer = await t.request("/api/stats?slug=read");
+    await answer.body?.cancel();
+    statuses.push(answer.status);
+  }
+  // Two stats requests came before these 60: the last two are over.
+  assertEquals(statuses.slice(56), [200, 200, 429, 429]);
+
+  faults.commits = 0;
+  assertEquals(await listed(), 1, "the refused create landed");
+  assertEquals((await t.request("/api/check?slug=lost")).status, 200);
+  assertEquals((await (await t.request("/api/check?slug=lost")).json()).exists, false);
+  // The store took the count back: the window is still full.
+  assertEquals((await t.request("/api/stats?slug=read")).status, 429);
 });
