@@ -35,31 +35,185 @@ export function canonicalAddress(address: string): string | null {
 
 /**
  * `address` as {@linkcode canonicalAddress} spells it, an IPv4-mapped IPv6 address
- * (`::ffff:a.b.c.d`) as the IPv4 address it names; `null` when it is not an IP address.
+ * (`::ffff:a.b.c.d`) as the IPv4 address it names; `null` when it is not an IP address. A
+ * plain literal (see {@linkcode readPlainAddress}) is read directly, with no allocation but
+ * the answer's; any other spelling goes through the URL parser.
  */
 export function plainAddress(address: string): string | null {
-  if (address.length > MOST_REMEMBERED) return plainAddressOf(address);
-  let plain = plainAddresses.get(address);
-  if (plain === undefined) {
-    plain = plainAddressOf(address);
-    if (plainAddresses.size >= MAX_REMEMBERED) plainAddresses.clear();
-    plainAddresses.set(address, plain);
-  }
-  return plain;
-}
-
-// The answers of `plainAddress` kept, as a proxied service reads one for every request (parsing
-// it through the URL parser costs some µs): up to 10,000 answers, started afresh when full, for
-// spellings no longer than an address with brackets and an IPv4 tail can be (some 1.5 MiB).
-const MAX_REMEMBERED = 10_000;
-const MOST_REMEMBERED = 64;
-const plainAddresses = new Map<string, string | null>();
-
-function plainAddressOf(address: string): string | null {
+  const kind = readPlainAddress(address, scratch);
+  if (kind === 4) return isBareIPv4(address) ? address : ipv4Text(scratch);
+  if (kind === 6) return ipv6Text(scratch);
   const canonical = canonicalAddress(address);
   if (canonical === null || !canonical.includes(":")) return canonical;
   const parsed = ipaddr.IPv6.parse(canonical);
   return parsed.isIPv4MappedAddress() ? parsed.toIPv4Address().toString() : canonical;
+}
+
+const scratch = new Uint16Array(8);
+
+/**
+ * Reads a plain IP literal into `pieces`, its eight 16-bit pieces (an IPv4 address as the
+ * IPv4-mapped IPv6 one, in the last two): `4` for an IPv4 address or an IPv4-mapped IPv6 one,
+ * `6` for any other IPv6 address, `0` for anything else. Plain is dotted decimal without leading
+ * zeros, or hex pieces (either case) with at most one `::` and an optional dotted-decimal tail,
+ * either in brackets or not: the spellings clients and proxies write. A `0` answer says only
+ * that the text is not plain; it may still be an address in another spelling (`0x7f.1`).
+ */
+export function readPlainAddress(text: string, pieces: Uint16Array): 0 | 4 | 6 {
+  let start = 0;
+  let end = text.length;
+  if (end > 0 && text.charCodeAt(0) === OPEN) {
+    if (text.charCodeAt(end - 1) !== CLOSE) return 0;
+    start = 1;
+    end--;
+  }
+  if (end - start > 45) return 0; // longer than any plain IPv6 literal
+  if (text.indexOf(":", start) === -1) {
+    const v4 = readIPv4(text, start, end);
+    if (v4 < 0) return 0;
+    pieces.fill(0, 0, 5);
+    pieces[5] = 0xffff;
+    pieces[6] = v4 >>> 16;
+    pieces[7] = v4 & 0xffff;
+    return 4;
+  }
+  if (!readIPv6(text, start, end, pieces)) return 0;
+  return isMapped(pieces) ? 4 : 6;
+}
+
+const OPEN = 0x5b; // [
+const CLOSE = 0x5d; // ]
+const COLON = 0x3a;
+const DOT = 0x2e;
+const ZERO = 0x30;
+
+/** Dotted decimal from `start` to `end` as a 32-bit number, or -1 when it is not plain. */
+function readIPv4(text: string, start: number, end: number): number {
+  let value = 0;
+  let parts = 0;
+  let i = start;
+  while (parts < 4) {
+    let part = 0;
+    const first = i;
+    while (i < end) {
+      const digit = text.charCodeAt(i) - ZERO;
+      if (digit < 0 || digit > 9) break;
+      part = part * 10 + digit;
+      if (part > 255) return -1;
+      i++;
+    }
+    // No digits, or a leading zero (which the URL parser reads as octal).
+    if (i === first || (i - first > 1 && text.charCodeAt(first) === ZERO)) return -1;
+    value = value * 256 + part;
+    parts++;
+    if (parts < 4) {
+      if (i >= end || text.charCodeAt(i) !== DOT) return -1;
+      i++;
+    }
+  }
+  return i === end ? value : -1;
+}
+
+/** Hex pieces from `start` to `end` into `pieces`; false when they are not a plain IPv6 literal. */
+function readIPv6(text: string, start: number, end: number, pieces: Uint16Array): boolean {
+  let count = 0;
+  let gap = -1; // where `::` stands, as a piece index
+  let i = start;
+  if (text.charCodeAt(i) === COLON) {
+    if (text.charCodeAt(i + 1) !== COLON || i + 1 >= end) return false;
+    gap = 0;
+    i += 2;
+  }
+  while (i < end) {
+    if (count === 8) return false;
+    let value = 0;
+    let j = i;
+    while (j < end && j - i < 5) {
+      const digit = hexDigit(text.charCodeAt(j));
+      if (digit < 0) break;
+      value = value * 16 + digit;
+      j++;
+    }
+    if (j < end && text.charCodeAt(j) === DOT) {
+      // A dotted-decimal tail: the last two pieces.
+      if (count > 6) return false;
+      const v4 = readIPv4(text, i, end);
+      if (v4 < 0) return false;
+      pieces[count++] = v4 >>> 16;
+      pieces[count++] = v4 & 0xffff;
+      i = end;
+      break;
+    }
+    if (j === i || j - i > 4) return false;
+    pieces[count++] = value;
+    i = j;
+    if (i === end) break;
+    if (text.charCodeAt(i) !== COLON || ++i === end) return false;
+    if (text.charCodeAt(i) === COLON) {
+      if (gap !== -1) return false;
+      gap = count;
+      i++;
+    }
+  }
+  if (gap === -1) return count === 8;
+  // `::` stands for one zero piece at least.
+  if (count > 7) return false;
+  const moved = count - gap;
+  pieces.copyWithin(8 - moved, gap, count);
+  pieces.fill(0, gap, 8 - moved);
+  return true;
+}
+
+function hexDigit(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  const lower = code | 0x20;
+  if (lower >= 0x61 && lower <= 0x66) return lower - 0x61 + 10;
+  return -1;
+}
+
+function isMapped(pieces: Uint16Array): boolean {
+  return pieces[0] === 0 && pieces[1] === 0 && pieces[2] === 0 && pieces[3] === 0 &&
+    pieces[4] === 0 && pieces[5] === 0xffff;
+}
+
+function isBareIPv4(text: string): boolean {
+  return text.charCodeAt(0) !== OPEN && text.indexOf(":") === -1;
+}
+
+function ipv4Text(pieces: Uint16Array): string {
+  const high = pieces[6]!;
+  const low = pieces[7]!;
+  return `${high >>> 8}.${high & 0xff}.${low >>> 8}.${low & 0xff}`;
+}
+
+/** The URL standard's serialization: lower-case hex, the first longest run of zeros as `::`. */
+function ipv6Text(pieces: Uint16Array): string {
+  let runStart = -1;
+  let runLength = 1; // a single zero piece is never compressed
+  for (let i = 0; i < 8;) {
+    if (pieces[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && pieces[j] === 0) j++;
+    if (j - i > runLength) {
+      runStart = i;
+      runLength = j - i;
+    }
+    i = j;
+  }
+  let text = "";
+  for (let i = 0; i < 8; i++) {
+    if (i === runStart) {
+      text += i === 0 ? "::" : ":";
+      i += runLength - 1;
+      continue;
+    }
+    text += pieces[i]!.toString(16);
+    if (i < 7) text += ":";
+  }
+  return text;
 }
 
 /**
@@ -70,7 +224,7 @@ function plainAddressOf(address: string): string | null {
 export function addressGroup(address: string): string {
   const plain = plainAddress(address);
   if (plain === null) return address;
-  if (!plain.includes(":")) return plain;
-  const parts = ipaddr.IPv6.parse(plain).parts.slice(0, 4).map((part) => part.toString(16));
-  return `${parts.join(":")}::/64`;
+  if (readPlainAddress(plain, scratch) !== 6) return plain;
+  const [a, b, c, d] = scratch;
+  return `${a!.toString(16)}:${b!.toString(16)}:${c!.toString(16)}:${d!.toString(16)}::/64`;
 }
