@@ -40,9 +40,11 @@ export function canonicalAddress(address: string): string | null {
  * the answer's; any other spelling goes through the URL parser.
  */
 export function plainAddress(address: string): string | null {
-  const kind = readPlainAddress(address, scratch);
-  if (kind === 4) return isBareIPv4(address) ? address : ipv4Text(scratch);
-  if (kind === 6) return ipv6Text(scratch);
+  const read = readAddress(address, scratch);
+  // An address already in its one spelling is the answer itself: nothing is made.
+  if (read & AS_SPELLED) return address;
+  if (read === 4) return ipv4Text(scratch);
+  if (read === 6) return ipv6Text(scratch);
   const canonical = canonicalAddress(address);
   if (canonical === null || !canonical.includes(":")) return canonical;
   const parsed = ipaddr.IPv6.parse(canonical);
@@ -60,6 +62,14 @@ const scratch = new Uint16Array(8);
  * that the text is not plain; it may still be an address in another spelling (`0x7f.1`).
  */
 export function readPlainAddress(text: string, pieces: Uint16Array): 0 | 4 | 6 {
+  return (readAddress(text, pieces) & 7) as 0 | 4 | 6;
+}
+
+// A bit of `readAddress`'s answer: the text is the address's one spelling already.
+const AS_SPELLED = 8;
+
+/** {@linkcode readPlainAddress}'s answer, with {@linkcode AS_SPELLED} when it applies. */
+function readAddress(text: string, pieces: Uint16Array): number {
   let start = 0;
   let end = text.length;
   if (end > 0 && text.charCodeAt(0) === OPEN) {
@@ -69,16 +79,15 @@ export function readPlainAddress(text: string, pieces: Uint16Array): 0 | 4 | 6 {
   }
   if (end - start > 45) return 0; // longer than any plain IPv6 literal
   if (text.indexOf(":", start) === -1) {
-    const v4 = readIPv4(text, start, end);
-    if (v4 < 0) return 0;
-    pieces.fill(0, 0, 5);
+    if (!readIPv4(text, start, end, pieces, 6)) return 0;
+    for (let i = 0; i < 5; i++) pieces[i] = 0;
     pieces[5] = 0xffff;
-    pieces[6] = v4 >>> 16;
-    pieces[7] = v4 & 0xffff;
-    return 4;
+    return start === 0 ? 4 | AS_SPELLED : 4;
   }
-  if (!readIPv6(text, start, end, pieces)) return 0;
-  return isMapped(pieces) ? 4 : 6;
+  const read = readIPv6(text, start, end, pieces);
+  if (read === 0) return 0;
+  if (isMapped(pieces)) return 4;
+  return read === 2 && start === 0 ? 6 | AS_SPELLED : 6;
 }
 
 const OPEN = 0x5b; // [
@@ -87,109 +96,117 @@ const COLON = 0x3a;
 const DOT = 0x2e;
 const ZERO = 0x30;
 
-/** Dotted decimal from `start` to `end` as a 32-bit number, or -1 when it is not plain. */
-function readIPv4(text: string, start: number, end: number): number {
-  let value = 0;
-  let parts = 0;
+/**
+ * Dotted decimal from `start` to `end` into `pieces` at `at` and `at + 1`; false when it is not
+ * plain. Parts go in as 16-bit halves, so no number here outgrows a small integer.
+ */
+function readIPv4(
+  text: string,
+  start: number,
+  end: number,
+  pieces: Uint16Array,
+  at: number,
+): boolean {
+  let half = 0;
   let i = start;
-  while (parts < 4) {
+  for (let parts = 0; parts < 4; parts++) {
+    if (parts > 0) {
+      if (i >= end || text.charCodeAt(i) !== DOT) return false;
+      i++;
+    }
     let part = 0;
     const first = i;
     while (i < end) {
       const digit = text.charCodeAt(i) - ZERO;
       if (digit < 0 || digit > 9) break;
       part = part * 10 + digit;
-      if (part > 255) return -1;
+      if (part > 255) return false;
       i++;
     }
     // No digits, or a leading zero (which the URL parser reads as octal).
-    if (i === first || (i - first > 1 && text.charCodeAt(first) === ZERO)) return -1;
-    value = value * 256 + part;
-    parts++;
-    if (parts < 4) {
-      if (i >= end || text.charCodeAt(i) !== DOT) return -1;
-      i++;
+    if (i === first || (i - first > 1 && text.charCodeAt(first) === ZERO)) return false;
+    half = half * 256 + part;
+    if (parts === 1) {
+      pieces[at] = half;
+      half = 0;
     }
   }
-  return i === end ? value : -1;
+  pieces[at + 1] = half;
+  return i === end;
 }
 
-/** Hex pieces from `start` to `end` into `pieces`; false when they are not a plain IPv6 literal. */
-function readIPv6(text: string, start: number, end: number, pieces: Uint16Array): boolean {
+/**
+ * Hex pieces from `start` to `end` into `pieces`: 0 when they are not a plain IPv6 literal, 2
+ * when they are spelled as the URL standard writes the address (lower case, no leading zeros, no
+ * dotted tail, the first longest run of two zero pieces or more as `::`), else 1.
+ */
+function readIPv6(text: string, start: number, end: number, pieces: Uint16Array): number {
   let count = 0;
   let gap = -1; // where `::` stands, as a piece index
+  let spelled = true;
   let i = start;
   if (text.charCodeAt(i) === COLON) {
-    if (text.charCodeAt(i + 1) !== COLON || i + 1 >= end) return false;
+    if (i + 1 >= end || text.charCodeAt(i + 1) !== COLON) return 0;
     gap = 0;
     i += 2;
   }
   while (i < end) {
-    if (count === 8) return false;
+    if (count === 8) return 0;
     let value = 0;
     let j = i;
     while (j < end && j - i < 5) {
-      const digit = hexDigit(text.charCodeAt(j));
-      if (digit < 0) break;
+      const code = text.charCodeAt(j);
+      let digit = code - ZERO;
+      if (digit < 0 || digit > 9) {
+        const lower = code | 0x20;
+        if (lower < 0x61 || lower > 0x66) break;
+        if (code !== lower) spelled = false;
+        digit = lower - 0x57;
+      }
       value = value * 16 + digit;
       j++;
     }
     if (j < end && text.charCodeAt(j) === DOT) {
       // A dotted-decimal tail: the last two pieces.
-      if (count > 6) return false;
-      const v4 = readIPv4(text, i, end);
-      if (v4 < 0) return false;
-      pieces[count++] = v4 >>> 16;
-      pieces[count++] = v4 & 0xffff;
-      i = end;
+      if (count > 6 || !readIPv4(text, i, end, pieces, count)) return 0;
+      count += 2;
+      spelled = false;
       break;
     }
-    if (j === i || j - i > 4) return false;
+    if (j === i || j - i > 4) return 0;
+    if (j - i > 1 && text.charCodeAt(i) === ZERO) spelled = false;
     pieces[count++] = value;
     i = j;
     if (i === end) break;
-    if (text.charCodeAt(i) !== COLON || ++i === end) return false;
+    if (text.charCodeAt(i) !== COLON || ++i === end) return 0;
     if (text.charCodeAt(i) === COLON) {
-      if (gap !== -1) return false;
+      if (gap !== -1) return 0;
       gap = count;
       i++;
     }
   }
-  if (gap === -1) return count === 8;
-  // `::` stands for one zero piece at least.
-  if (count > 7) return false;
-  const moved = count - gap;
-  pieces.copyWithin(8 - moved, gap, count);
-  pieces.fill(0, gap, 8 - moved);
-  return true;
+  if (gap === -1) {
+    if (count !== 8) return 0;
+  } else {
+    // `::` stands for one zero piece at least.
+    if (count > 7) return 0;
+    const moved = count - gap;
+    for (let k = 1; k <= moved; k++) pieces[8 - k] = pieces[count - k]!;
+    for (let k = gap; k < 8 - moved; k++) pieces[k] = 0;
+  }
+  if (!spelled) return 1;
+  const run = longestZeros(pieces);
+  // A `::` for a single zero piece is written `0`.
+  return run === (gap === -1 ? -1 : gap * 16 + 8 - count) ? 2 : 1;
 }
 
-function hexDigit(code: number): number {
-  if (code >= 0x30 && code <= 0x39) return code - 0x30;
-  const lower = code | 0x20;
-  if (lower >= 0x61 && lower <= 0x66) return lower - 0x61 + 10;
-  return -1;
-}
-
-function isMapped(pieces: Uint16Array): boolean {
-  return pieces[0] === 0 && pieces[1] === 0 && pieces[2] === 0 && pieces[3] === 0 &&
-    pieces[4] === 0 && pieces[5] === 0xffff;
-}
-
-function isBareIPv4(text: string): boolean {
-  return text.charCodeAt(0) !== OPEN && text.indexOf(":") === -1;
-}
-
-function ipv4Text(pieces: Uint16Array): string {
-  const high = pieces[6]!;
-  const low = pieces[7]!;
-  return `${high >>> 8}.${high & 0xff}.${low >>> 8}.${low & 0xff}`;
-}
-
-/** The URL standard's serialization: lower-case hex, the first longest run of zeros as `::`. */
-function ipv6Text(pieces: Uint16Array): string {
+/**
+ * Where the first longest run of two zero pieces or more starts, times 16, plus its length; -1
+ * when there is none.
+ */
+function longestZeros(pieces: Uint16Array): number {
   let runStart = -1;
-  let runLength = 1; // a single zero piece is never compressed
+  let runLength = 1;
   for (let i = 0; i < 8;) {
     if (pieces[i] !== 0) {
       i++;
@@ -203,6 +220,25 @@ function ipv6Text(pieces: Uint16Array): string {
     }
     i = j;
   }
+  return runStart === -1 ? -1 : runStart * 16 + runLength;
+}
+
+function isMapped(pieces: Uint16Array): boolean {
+  return pieces[0] === 0 && pieces[1] === 0 && pieces[2] === 0 && pieces[3] === 0 &&
+    pieces[4] === 0 && pieces[5] === 0xffff;
+}
+
+function ipv4Text(pieces: Uint16Array): string {
+  const high = pieces[6]!;
+  const low = pieces[7]!;
+  return `${high >>> 8}.${high & 0xff}.${low >>> 8}.${low & 0xff}`;
+}
+
+/** The URL standard's serialization: lower-case hex, the first longest run of zeros as `::`. */
+function ipv6Text(pieces: Uint16Array): string {
+  const run = longestZeros(pieces);
+  const runStart = run === -1 ? -1 : run >> 4;
+  const runLength = run & 15;
   let text = "";
   for (let i = 0; i < 8; i++) {
     if (i === runStart) {
