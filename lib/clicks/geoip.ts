@@ -10,7 +10,7 @@
  * @module
  */
 import { readPlainAddress } from "../ip/mod.ts";
-import type { CountryLookup } from "./classify.ts";
+import { type CountryLookup, SLICE_MS, yieldToLoop } from "./classify.ts";
 
 /** Bytes of an IPv4 range in the package's data: start and end (32 bits each), the code. */
 export const IPV4_RECORD = 10;
@@ -22,79 +22,88 @@ export const IPV6_RECORD = 18;
  * its country code. IPv6 ranges are of the first 64 bits, each as two 32-bit halves.
  */
 export class CountryTable {
-  #names: string[];
-  #first4: Uint32Array;
-  #last4: Uint32Array;
-  #code4: Uint8Array;
-  #firstHigh6: Uint32Array;
-  #firstLow6: Uint32Array;
-  #lastHigh6: Uint32Array;
-  #lastLow6: Uint32Array;
-  #code6: Uint8Array;
+  #names: string[] = [];
+  #first4 = new Uint32Array(0);
+  #last4 = new Uint32Array(0);
+  #code4 = new Uint8Array(0);
+  #firstHigh6 = new Uint32Array(0);
+  #firstLow6 = new Uint32Array(0);
+  #lastHigh6 = new Uint32Array(0);
+  #lastLow6 = new Uint32Array(0);
+  #code6 = new Uint8Array(0);
   // The first address of every SAMPLE-th range: a bisection starts in these few kilobytes,
   // which stay in the processor's caches, and ends within SAMPLE ranges.
-  #sample4: Uint32Array;
-  #sampleHigh6: Uint32Array;
-  #sampleLow6: Uint32Array;
+  #sample4 = new Uint32Array(0);
+  #sampleHigh6 = new Uint32Array(0);
+  #sampleLow6 = new Uint32Array(0);
   #pieces = new Uint16Array(8);
 
+  private constructor() {}
+
   /**
-   * Reads the package's two data files; throws when they are not sorted ranges of two
-   * upper-case letters each, so a database of another layout is never misread.
+   * Reads the package's two data files, a few ms at a time between turns of the event loop (the
+   * whole takes some 40 ms here); rejects when they are not sorted ranges of two upper-case letters
+   * each, so a database of another layout is never misread.
    */
-  constructor(ipv4: Uint8Array, ipv6: Uint8Array) {
-    const names = new Map<string, number>();
+  static async read(ipv4: Uint8Array, ipv6: Uint8Array): Promise<CountryTable> {
+    const table = new CountryTable();
+    const names = table.#names;
+    const slots = new Int16Array(26 * 26).fill(-1);
     const codeOf = (data: DataView, at: number) => {
-      const a = data.getUint8(at);
-      const b = data.getUint8(at + 1);
-      if (a < 65 || a > 90 || b < 65 || b > 90) throw new Error(`no country code at ${at}`);
-      const name = String.fromCharCode(a, b);
-      let index = names.get(name);
-      if (index === undefined) names.set(name, index = names.size);
+      const a = data.getUint8(at) - 65;
+      const b = data.getUint8(at + 1) - 65;
+      if (a < 0 || a > 25 || b < 0 || b > 25) throw new Error(`no country code at ${at}`);
+      let index = slots[a * 26 + b]!;
+      if (index === -1) {
+        if (names.length === 256) throw new Error("more than 256 country codes");
+        slots[a * 26 + b] = index = names.length;
+        names.push(String.fromCharCode(a + 65, b + 65));
+      }
       return index;
     };
     const v4 = records(ipv4, IPV4_RECORD);
-    this.#first4 = new Uint32Array(v4.count);
-    this.#last4 = new Uint32Array(v4.count);
-    this.#code4 = new Uint8Array(v4.count);
-    for (let i = 0, at = 0; i < v4.count; i++, at += IPV4_RECORD) {
+    const first4 = table.#first4 = new Uint32Array(v4.count);
+    const last4 = table.#last4 = new Uint32Array(v4.count);
+    const code4 = table.#code4 = new Uint8Array(v4.count);
+    await inSlices(v4.count, (i) => {
+      const at = i * IPV4_RECORD;
       const first = v4.data.getUint32(at);
       const last = v4.data.getUint32(at + 4);
-      if (last < first || (i > 0 && first <= this.#last4[i - 1]!)) {
+      if (last < first || (i > 0 && first <= last4[i - 1]!)) {
         throw new Error(`IPv4 range ${i} is out of order`);
       }
-      this.#first4[i] = first;
-      this.#last4[i] = last;
-      this.#code4[i] = codeOf(v4.data, at + 8);
-    }
+      first4[i] = first;
+      last4[i] = last;
+      code4[i] = codeOf(v4.data, at + 8);
+    });
     const v6 = records(ipv6, IPV6_RECORD);
-    this.#firstHigh6 = new Uint32Array(v6.count);
-    this.#firstLow6 = new Uint32Array(v6.count);
-    this.#lastHigh6 = new Uint32Array(v6.count);
-    this.#lastLow6 = new Uint32Array(v6.count);
-    this.#code6 = new Uint8Array(v6.count);
-    for (let i = 0, at = 0; i < v6.count; i++, at += IPV6_RECORD) {
+    const firstHigh6 = table.#firstHigh6 = new Uint32Array(v6.count);
+    const firstLow6 = table.#firstLow6 = new Uint32Array(v6.count);
+    const lastHigh6 = table.#lastHigh6 = new Uint32Array(v6.count);
+    const lastLow6 = table.#lastLow6 = new Uint32Array(v6.count);
+    const code6 = table.#code6 = new Uint8Array(v6.count);
+    await inSlices(v6.count, (i) => {
+      const at = i * IPV6_RECORD;
       const firstHigh = v6.data.getUint32(at);
       const firstLow = v6.data.getUint32(at + 4);
       const lastHigh = v6.data.getUint32(at + 8);
       const lastLow = v6.data.getUint32(at + 12);
       if (
         below(lastHigh, lastLow, firstHigh, firstLow) ||
-        (i > 0 && !below(this.#lastHigh6[i - 1]!, this.#lastLow6[i - 1]!, firstHigh, firstLow))
+        (i > 0 && !below(lastHigh6[i - 1]!, lastLow6[i - 1]!, firstHigh, firstLow))
       ) {
         throw new Error(`IPv6 range ${i} is out of order`);
       }
-      this.#firstHigh6[i] = firstHigh;
-      this.#firstLow6[i] = firstLow;
-      this.#lastHigh6[i] = lastHigh;
-      this.#lastLow6[i] = lastLow;
-      this.#code6[i] = codeOf(v6.data, at + 16);
-    }
-    this.#sample4 = sampled(this.#first4);
-    this.#sampleHigh6 = sampled(this.#firstHigh6);
-    this.#sampleLow6 = sampled(this.#firstLow6);
-    if (names.size > 256) throw new Error("more than 256 country codes");
-    this.#names = [...names.keys()];
+      firstHigh6[i] = firstHigh;
+      firstLow6[i] = firstLow;
+      lastHigh6[i] = lastHigh;
+      lastLow6[i] = lastLow;
+      code6[i] = codeOf(v6.data, at + 16);
+    });
+    table.#sample4 = sampled(first4);
+    table.#sampleHigh6 = sampled(firstHigh6);
+    table.#sampleLow6 = sampled(firstLow6);
+    return table;
   }
 
   /** Ranges of IPv4 and of IPv6 addresses. */
@@ -169,7 +178,7 @@ export class CountryTable {
 // Ranges a sample stands for.
 const SAMPLE = 16;
 
-function sampled(firsts: Uint32Array): Uint32Array {
+function sampled(firsts: Uint32Array): Uint32Array<ArrayBuffer> {
   const sample = new Uint32Array(Math.ceil(firsts.length / SAMPLE));
   for (let k = 0; k < sample.length; k++) sample[k] = firsts[k * SAMPLE]!;
   return sample;
@@ -178,6 +187,18 @@ function sampled(firsts: Uint32Array): Uint32Array {
 /** Whether the 64-bit number `aHigh:aLow` is below `bHigh:bLow`. */
 function below(aHigh: number, aLow: number, bHigh: number, bLow: number): boolean {
   return aHigh < bHigh || (aHigh === bHigh && aLow < bLow);
+}
+
+/** Calls `each` for 0 to `count`, letting the event loop run what waits every few ms. */
+async function inSlices(count: number, each: (i: number) => void): Promise<void> {
+  let sliceStart = performance.now();
+  for (let i = 0; i < count; i++) {
+    each(i);
+    if ((i & 0xfff) === 0xfff && performance.now() - sliceStart >= SLICE_MS) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
+  }
 }
 
 function records(bytes: Uint8Array, size: number): { data: DataView; count: number } {
@@ -220,7 +241,7 @@ export async function loadCountryTable(
   },
 ): Promise<CountryTable> {
   const [ipv4, ipv6] = await Promise.all([Deno.readFile(files.ipv4), Deno.readFile(files.ipv6)]);
-  return new CountryTable(ipv4, ipv6);
+  return await CountryTable.read(ipv4, ipv6);
 }
 
 /** The package's own lookup. */
