@@ -31,9 +31,11 @@ export class CountryTable {
   #lastHigh6 = new Uint32Array(0);
   #lastLow6 = new Uint32Array(0);
   #code6 = new Uint8Array(0);
-  // The first address of every SAMPLE-th range: a bisection starts in these few kilobytes,
+  // For each first 16 bits of an IPv4 address, the first range that starts at or after them: a
+  // bisection starts within the few ranges of those bits.
+  #block4 = new Uint32Array(0);
+  // The first address of every SAMPLE-th IPv6 range: a bisection starts in these kilobytes,
   // which stay in the processor's caches, and ends within SAMPLE ranges.
-  #sample4 = new Uint32Array(0);
   #sampleHigh6 = new Uint32Array(0);
   #sampleLow6 = new Uint32Array(0);
   #pieces = new Uint16Array(8);
@@ -100,7 +102,7 @@ export class CountryTable {
       lastLow6[i] = lastLow;
       code6[i] = codeOf(v6.data, at + 16);
     });
-    table.#sample4 = sampled(first4);
+    table.#block4 = blocks(first4);
     table.#sampleHigh6 = sampled(firstHigh6);
     table.#sampleLow6 = sampled(firstLow6);
     return table;
@@ -118,34 +120,26 @@ export class CountryTable {
   lookup(address: string): string | null {
     const pieces = this.#pieces;
     const kind = readPlainAddress(address, pieces);
-    if (kind === 4) return this.#lookup4(pieces[6]! * 0x10000 + pieces[7]!);
+    if (kind === 4) return this.#lookup4(pieces[6]!, pieces[7]!);
     if (kind === 6) {
       return this.#lookup6(pieces[0]! * 0x10000 + pieces[1]!, pieces[2]! * 0x10000 + pieces[3]!);
     }
     return null;
   }
 
-  #lookup4(address: number): string | null {
-    // The last range that starts at or before the address: its block, then itself.
-    const sample = this.#sample4;
-    let low = 0;
-    let high = sample.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (sample[mid]! <= address) low = mid + 1;
-      else high = mid;
-    }
-    if (low === 0) return null;
+  #lookup4(high: number, low: number): string | null {
+    const address = high * 0x10000 + low;
     const first = this.#first4;
-    high = Math.min(first.length, low * SAMPLE);
-    low = (low - 1) * SAMPLE;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (first[mid]! <= address) low = mid + 1;
-      else high = mid;
+    // The last range that starts at or before the address.
+    let start = this.#block4[high]!;
+    let end = this.#block4[high + 1]!;
+    while (start < end) {
+      const mid = (start + end) >>> 1;
+      if (first[mid]! <= address) start = mid + 1;
+      else end = mid;
     }
-    const i = low - 1;
-    if (address > this.#last4[i]!) return null;
+    const i = start - 1;
+    if (i < 0 || address > this.#last4[i]!) return null;
     return this.#names[this.#code4[i]!]!;
   }
 
@@ -177,6 +171,17 @@ export class CountryTable {
 
 // Ranges a sample stands for.
 const SAMPLE = 16;
+
+/** For each 16-bit prefix and the one past the last, the first range at or after it. */
+function blocks(firsts: Uint32Array): Uint32Array<ArrayBuffer> {
+  const block = new Uint32Array(0x10001);
+  let i = 0;
+  for (let prefix = 0; prefix <= 0x10000; prefix++) {
+    while (i < firsts.length && firsts[i]! < prefix * 0x10000) i++;
+    block[prefix] = i;
+  }
+  return block;
+}
 
 function sampled(firsts: Uint32Array): Uint32Array<ArrayBuffer> {
   const sample = new Uint32Array(Math.ceil(firsts.length / SAMPLE));
