@@ -1,9 +1,10 @@
 /**
  * `deno task bench [section...]`: the service's benchmarks, figures printed, nothing asserted.
- * Sections: redirect, clicks, flush, creates, stats, listing, sweep, startup, passwords; and,
- * only when named, lighthouse (the pages' Lighthouse scores, which needs npm and Chromium).
+ * Sections: redirect, classify, clicks, flush, creates, stats, listing, sweep, startup, passwords;
+ * and, only when named, lighthouse (the pages' Lighthouse scores, which needs npm and Chromium).
  * @module
  */
+import { benchClassify } from "./classify.ts";
 import { benchClickWait } from "./click_wait.ts";
 import { benchCreates } from "./creates.ts";
 import { benchFlush } from "./flush.ts";
@@ -17,6 +18,7 @@ import { benchSweep } from "./sweep.ts";
 
 const SECTIONS: Record<string, () => Promise<unknown>> = {
   redirect: () => benchRedirect(),
+  classify: () => benchClassify(),
   clicks: () => benchClickWait(),
   flush: () => benchFlush(),
   creates: () => benchCreates(),

@@ -1,8 +1,9 @@
 /**
  * Classifying a visit: bot or person, device class, referring host, country. Done on the
- * request, through bounded caches of the answers per User-Agent, Referer and address, so a
- * buffered link keeps a handful of counts rather than its visitors
- * (docs/decisions/2026-11-28-click-layout.md).
+ * request, through bounded caches of the answers per User-Agent and Referer, so a buffered link
+ * keeps a handful of counts rather than its visitors (docs/decisions/2026-11-28-click-layout.md).
+ * A country needs no cache: an address is looked up by bisection over typed arrays (`geoip.ts`),
+ * and each two-letter code is decided once.
  * @module
  */
 import Bowser from "bowser";
@@ -44,12 +45,6 @@ export type CountryLookup = (address: string) => string | null;
  */
 export const MAX_CACHED = 10_000;
 
-/**
- * The countries of addresses kept: more, as a busy service has many clients and a lookup costs
- * some 30 µs here; some 6 MiB at most.
- */
-export const MAX_CACHED_ADDRESSES = 50_000;
-
 /** The most of a User-Agent parsed: what tells a device or a bot, at a bounded cost. */
 export const PARSED_USER_AGENT = 256;
 
@@ -65,15 +60,13 @@ export function yieldToLoop(): Promise<void> {
 }
 
 /**
- * Classifies visits on the request, caching each answer per User-Agent, Referer, address and
- * proxy country. The country lookup by address may come later (it loads asynchronously): until
- * then {@linkcode VisitClassifier.country} answers `null` for an address no proxy named.
+ * Classifies visits on the request, caching each answer per User-Agent and Referer. The country
+ * lookup by address may come later (it loads asynchronously): until then
+ * {@linkcode VisitClassifier.country} answers `null` for an address no proxy named.
  */
 export class VisitClassifier {
   #devices = new Map<string, Device>();
   #referrers = new Map<string, string>();
-  #countries = new Map<string, string>();
-  #proxyCountries = new Map<string, string>();
   #lookup: CountryLookup | null;
 
   /** Builds a classifier that finds countries with `lookup`, or with one set later. */
@@ -131,25 +124,16 @@ export class VisitClassifier {
    */
   country(proxy: string, client: string): string | null {
     if (proxy !== "") {
-      let code = this.#proxyCountries.get(proxy);
-      if (code === undefined) {
-        code = countryCode(proxy) ?? "";
-        remember(this.#proxyCountries, proxy, code);
-      }
-      if (code !== "") return code;
+      const code = countryCode(proxy);
+      if (code !== null) return code;
     }
     return this.addressCountry(client);
   }
 
   /** The country of an address, or `unknown`; `null` while the lookup is not loaded. */
   addressCountry(address: string): string | null {
-    let country = this.#countries.get(address);
-    if (country === undefined) {
-      if (this.#lookup === null) return null;
-      country = countryCode(safeLookup(this.#lookup, address)) ?? "unknown";
-      remember(this.#countries, address, country, MAX_CACHED_ADDRESSES);
-    }
-    return country;
+    if (this.#lookup === null) return null;
+    return countryCode(safeLookup(this.#lookup, address)) ?? "unknown";
   }
 }
 
@@ -221,10 +205,36 @@ const COUNTRY_HEADERS = ["cf-ipcountry", "x-vercel-ip-country", "x-country-code"
 export function proxyCountry(header: (name: string) => string | null): string {
   for (const name of COUNTRY_HEADERS) {
     const value = header(name);
-    if (knownRegion(value) !== null) return value!;
+    if (countryCode(value) !== null) return value!;
   }
   return "";
 }
+
+/**
+ * A known two-letter country code in upper case, or `null` for anything else (`XX` and `ZZ`,
+ * which say "unknown", `T1`, `QQ`...). A code that has been replaced is counted under the code
+ * that replaced it (`UK` as `GB`, `SU` as `RU`), so one country is one name. Each code is decided
+ * once: a country a proxy names or the database gives costs a table read.
+ */
+export function countryCode(value: string | null | undefined): string | null {
+  if (!value) return null;
+  let a = value.length === 2 ? value.charCodeAt(0) | 0x20 : 0;
+  let b = value.length === 2 ? value.charCodeAt(1) | 0x20 : 0;
+  if (a < 0x61 || a > 0x7a || b < 0x61 || b > 0x7a) {
+    // Anything but two ASCII letters, read as it always was: trimmed, in upper case.
+    const code = value.trim().toUpperCase();
+    if (!/^[A-Z]{2}$/.test(code)) return null;
+    a = code.charCodeAt(0) | 0x20;
+    b = code.charCodeAt(1) | 0x20;
+  }
+  const slot = (a - 0x61) * 26 + (b - 0x61);
+  let answer = codes[slot];
+  if (answer === undefined) codes[slot] = answer = decideCode(String.fromCharCode(a - 32, b - 32));
+  return answer;
+}
+
+// The answer for each of the 676 two-letter codes, decided as each is first seen.
+const codes: (string | null | undefined)[] = new Array(26 * 26).fill(undefined);
 
 // The regions the runtime knows by their two-letter code: a country a proxy names must be one,
 // so a link's countries stay a few hundred at most, whatever a client sends. Made on first use:
@@ -232,28 +242,19 @@ export function proxyCountry(header: (name: string) => string | null): string {
 // does without.
 let regions: Intl.DisplayNames | undefined;
 
-/**
- * A known two-letter country code in upper case, or `null` for anything else (`XX` and `ZZ`,
- * which say "unknown", `T1`, `QQ`...). A code that has been replaced is counted under the code
- * that replaced it (`UK` as `GB`, `SU` as `RU`), so one country is one name.
- */
-export function countryCode(value: string | null | undefined): string | null {
-  const code = knownRegion(value);
-  return code === null ? null : Intl.getCanonicalLocales(`und-${code}`)[0]!.slice(4);
-}
-
-/** `value` as a two-letter code in upper case when the runtime knows its region, else `null`. */
-function knownRegion(value: string | null | undefined): string | null {
-  if (!value) return null;
-  const code = value.trim().toUpperCase();
-  if (!/^[A-Z]{2}$/.test(code) || code === "XX" || code === "ZZ") return null;
+/** `code` (two upper-case letters) as it is counted, or `null` when no region has it. */
+function decideCode(code: string): string | null {
+  if (code === "XX" || code === "ZZ") return null;
   regions ??= new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
-  return regions.of(code) === undefined ? null : code;
+  if (regions.of(code) === undefined) return null;
+  return Intl.getCanonicalLocales(`und-${code}`)[0]!.slice(4);
 }
 
 function safeLookup(lookup: CountryLookup, address: string): string | null {
   try {
-    return lookup(address.replace(/^\[|\]$/g, ""));
+    const bracketed = address.charCodeAt(0) === 0x5b ||
+      address.charCodeAt(address.length - 1) === 0x5d;
+    return lookup(bracketed ? address.replace(/^\[|\]$/g, "") : address);
   } catch {
     return null;
   }

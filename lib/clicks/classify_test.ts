@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { assertEquals } from "../../tests/_helpers/assert.ts";
-import { countryCode, deviceOf, referrerName, VisitClassifier } from "./classify.ts";
-import { loadGeoipLookup } from "./geoip.ts";
+import { plainAddress } from "../ip/mod.ts";
+import { countryCode, deviceOf, proxyCountry, referrerName, VisitClassifier } from "./classify.ts";
+import { loadGeoipLookup, packageLookup } from "./geoip.ts";
 
 const DESKTOP =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
@@ -76,6 +78,51 @@ Deno.test("countryCode accepts known two-letter codes only", () => {
   assertEquals(countryCode(""), null);
 });
 
+// How a code was decided before the table: through the runtime's region names on every call.
+const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
+function countryCodeBefore(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const code = value.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(code) || code === "XX" || code === "ZZ") return null;
+  if (regionNames.of(code) === undefined) return null;
+  return Intl.getCanonicalLocales(`und-${code}`)[0]!.slice(4);
+}
+
+Deno.test("countryCode answers as the runtime's region names do, each code and any text", () => {
+  const letters = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ"];
+  const pairs = letters.flatMap((a) => letters.map((b) => a + b));
+  const known = pairs.filter((pair) => countryCode(pair) !== null);
+  assertEquals(known.length > 240 && known.length < 300, true, `${known.length} codes`);
+  for (const pair of pairs) {
+    for (
+      const spelling of [pair, pair.toLowerCase(), pair[0] + pair[1]!.toLowerCase(), ` ${pair}\t`]
+    ) {
+      assertEquals(countryCode(spelling), countryCodeBefore(spelling), spelling);
+    }
+  }
+  // Letters that are upper-case ASCII only once upper-cased: the dotless i, the long s.
+  assertEquals(countryCode("\u017fe"), "SE");
+  assertEquals(countryCode("\u0131t"), "IT");
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.string({ maxLength: 4 }),
+        fc.string({ unit: fc.constantFrom(..."aAzZsSiIxX \t\u017f\u0131\u00e9"), maxLength: 4 }),
+      ),
+      (value) => assertEquals(countryCode(value), countryCodeBefore(value), JSON.stringify(value)),
+    ),
+    { numRuns: 5_000, seed: 35 },
+  );
+});
+
+Deno.test("proxyCountry takes the first header that holds a known code", () => {
+  const headers = (values: Record<string, string>) => (name: string) => values[name] ?? null;
+  assertEquals(proxyCountry(headers({ "cf-ipcountry": "XX", "x-vercel-ip-country": "de" })), "de");
+  assertEquals(proxyCountry(headers({ "cf-ipcountry": "T1", "x-country-code": " uk " })), " uk ");
+  assertEquals(proxyCountry(headers({ "cf-ipcountry": "QQ" })), "");
+  assertEquals(proxyCountry(headers({})), "");
+});
+
 Deno.test("the classifier finds the country of an address, a trusted header winning", async () => {
   const classifier = new VisitClassifier(await loadGeoipLookup());
   const facts = { userAgent: DESKTOP, referer: "", client: "81.2.69.160", country: "" };
@@ -105,4 +152,38 @@ Deno.test("the classifier answers no country by address until its lookup is set"
     classifier.referrer("https://www.News.example/" + "p".repeat(5_000)),
     "news.example",
   );
+});
+
+// Public addresses of every kind as the redirect reads them (through plainAddress): IPv4 from the
+// whole space, IPv6 inside ranges ISPs hand out and at random.
+const addresses = fc.oneof(
+  fc.integer({ min: 0, max: 2 ** 32 - 1 }).map((n) =>
+    [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join(".")
+  ),
+  fc.tuple(
+    fc.constantFrom("2003:c0", "2601:18c", "2a01:e0a", "2405:201", "240e:3b0", "2a00:1450", "2c0f"),
+    fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 6, maxLength: 6 }),
+  ).map(([prefix, rest]) => [prefix, ...rest.map((piece) => piece.toString(16))].join(":")),
+  fc.ipV6(),
+  fc.ipV4().map((v4) => `::ffff:${v4}`),
+).map((address) => plainAddress(address) ?? address);
+
+Deno.test("countries of addresses are those the package's own lookup gives", async () => {
+  const classifier = new VisitClassifier(await loadGeoipLookup());
+  const before = await packageLookup();
+  let found = 0;
+  fc.assert(
+    fc.property(addresses, (address) => {
+      const expected = countryCodeBefore(before(address)) ?? "unknown";
+      if (expected !== "unknown") found++;
+      assertEquals(classifier.country("", address), expected, address);
+      assertEquals(
+        classifier.classify({ userAgent: DESKTOP, referer: "", client: address, country: "" })
+          .country,
+        expected,
+      );
+    }),
+    { numRuns: 20_000, seed: 35 },
+  );
+  assertEquals(found > 10_000, true, `${found} addresses had a country`);
 });

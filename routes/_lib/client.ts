@@ -28,9 +28,13 @@ export function clientOf(
   trustProxy: boolean,
 ): string {
   if (trustProxy) {
-    const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    const address = first ? plainAddress(first) : null;
-    if (address !== null) return address;
+    const forwarded = headers.get("x-forwarded-for");
+    if (forwarded) {
+      const comma = forwarded.indexOf(",");
+      const first = (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim();
+      const address = first ? plainAddress(first) : null;
+      if (address !== null) return address;
+    }
   }
   return connection?.remoteAddr?.hostname || "unknown";
 }
