@@ -44,7 +44,12 @@ export async function notFound(
   const missing: MissingLink = slug === null || found === null
     ? { kind: "none" }
     : usedUp !== null
-    ? { kind: "used-up", slug, url: usedUp.url, claimable: CUSTOM_SLUG_PATTERN.test(slug) }
+    ? {
+      kind: "used-up",
+      slug,
+      protected: usedUp.protected,
+      claimable: CUSTOM_SLUG_PATTERN.test(slug),
+    }
     : describeMissing(slug, found);
   return notFoundPage(path, missing);
 }

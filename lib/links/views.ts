@@ -9,7 +9,8 @@ import { MAX_VISITS_LIMIT } from "./input.ts";
 const slug = z.string().describe("The short name");
 const shortUrl = z.url().describe("The full short URL: the service's origin and the slug");
 const destination = z.url().nullable().describe(
-  "The destination; `null` for a protected link unless the request carries its unlock cookie",
+  "The destination; `null` for a protected link unless the request carries its unlock cookie, " +
+    "and for a limited link (`maxVisits`) always: only opening it shows where it goes",
 );
 const isProtected = z.boolean().describe("Whether a password guards the redirect");
 const expiresInDays = z.number().int().min(0).describe(

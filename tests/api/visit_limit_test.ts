@@ -47,7 +47,8 @@ Deno.test("a link with maxVisits redirects its 1st..Nth person and gives the nex
   assertEquals(after.headers.get("location"), null);
   const page = await after.text();
   assertStringIncludes(page, "was used up");
-  assertStringIncludes(page, "https://example.com/door");
+  assertStringIncludes(page, "Where it pointed was shown only to those who opened it");
+  assertNotIncludes(page, "example.com");
   assertStringIncludes(page, 'href="/?slug=thrice"');
   // The slug is free again, and the link gone from every list.
   assertEquals((await (await t.request("/api/check?slug=thrice")).json()).exists, false);
@@ -246,7 +247,10 @@ Deno.test("a refused form shows the limit as typed, and /links the visits left",
   assertEquals(made.status, 303);
   const cookie = (made.headers.get("set-cookie") ?? "").split(";")[0]!;
   const card = await t.request(made.headers.get("location")!, { headers: { Cookie: cookie } });
-  assertStringIncludes(await card.text(), "Your short link");
+  const cardPage = await card.text();
+  assertStringIncludes(cardPage, "Your short link");
+  assertStringIncludes(cardPage, "Hidden: shown only to whoever opens the link");
+  assertStringIncludes(cardPage, "twice, each by pressing its Open button");
   await visitBy(t, "card");
   assertStringIncludes(await (await t.request("/links")).text(), "1 of 2 visits left");
 });
@@ -272,4 +276,66 @@ Deno.test("the last visit takes the link's share out of every figure /api/stats 
   const today = (stats: { days: { links: number; clicks: number }[] }) => stats.days.at(-1);
   assertEquals([today(during)?.links, today(during)?.clicks], [2, 2]);
   assertEquals([today(after)?.links, today(after)?.clicks], [1, 1]);
+});
+
+Deno.test("a limited link's destination is withheld everywhere, for everyone, cookies or not", async () => {
+  await using t = await testApp();
+  const made = await make(t, {
+    slug: "secret",
+    url: "example.com/the-secret-document",
+    title: "Minutes",
+    note: "for the board",
+    maxVisits: 2,
+  });
+  assertEquals([made.url, made.maxVisits], [null, 2]);
+  await make(t, { slug: "both", url: "example.com/the-secret-document", pass: "pw", maxVisits: 2 });
+  const unlocked = await t.json("/api/unlock", { slug: "both", pass: "pw" });
+  assertEquals(unlocked.status, 200);
+  const cookie = { Cookie: (unlocked.headers.get("set-cookie") ?? "").split(";")[0]! };
+  for (const slug of ["secret", "both"]) {
+    const view = await (await t.request(`/api/unshorten?slug=${slug}`, { headers: cookie }))
+      .json();
+    assertEquals([view.url, view.visitsLeft], [null, 2], slug);
+  }
+  const list = await (await t.request("/api/links", { headers: cookie })).json();
+  assertEquals(list.map((l: Record<string, unknown>) => [l.slug, l.url, l.host]), [
+    ["both", null, null],
+    ["secret", null, null],
+  ]);
+  // Its title, note and figures stay public, as any link's.
+  assertEquals([list[1].title, list[1].note, list[1].clicks], ["Minutes", "for the board", 0]);
+  const text = await (await t.request("/api/export", { headers: cookie })).text();
+  assertEquals(text.split("\n").map((line) => line.split("\t")[1]), [
+    "(protected)",
+    "(limited)",
+    undefined,
+  ]);
+  const csv = await (await t.request("/api/export?format=csv", { headers: cookie })).text();
+  assertStringIncludes(csv, ",(limited),,Minutes,");
+  const json = await (await t.request("/api/export?format=json", { headers: cookie })).json();
+  assertEquals(json.map((l: Record<string, unknown>) => l.url), [null, null]);
+  for (
+    const path of ["/links", "/links/secret", "/links/both", "/api/stats", "/api/stats?slug=secret"]
+  ) {
+    const body = await (await t.request(path, { headers: cookie })).text();
+    assertNotIncludes(body, "the-secret-document", path);
+  }
+  assertStringIncludes(
+    await (await t.request("/links/secret")).text(),
+    "Hidden: shown only to whoever opens the link",
+  );
+});
+
+Deno.test("an expired limited link's 404 page never names its destination", async () => {
+  await using t = await testApp();
+  await make(t, { slug: "lapsed", url: "example.com/the-secret-document", maxVisits: 3 });
+  t.advance(WEEK);
+  const res = await t.request("/lapsed");
+  assertEquals(res.status, 404);
+  const page = await res.text();
+  assertStringIncludes(
+    page,
+    "It opened a limited number of times, so where it pointed is not shown",
+  );
+  assertNotIncludes(page, "the-secret-document");
 });
