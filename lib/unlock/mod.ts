@@ -71,7 +71,8 @@ export async function unlockLink(store: Store, attempt: UnlockAttempt): Promise<
   const record = await getLiveLink(store, slug);
   if (record === null) throw new LinkNotFoundError(slug);
   if (record.passHash === null) throw new NotProtectedError(slug);
-  const mine = `${slug}\n${addressGroup(attempt.client)}`;
+  const group = addressGroup(attempt.client);
+  const mine = `${slug}\n${group}`;
   const byClient = await countRequest(store, UNLOCK_PER_CLIENT, mine);
   const takeBackClient = () => takeBack(store, UNLOCK_PER_CLIENT, mine, byClient);
   if (!byClient.allowed) {
@@ -93,7 +94,7 @@ export async function unlockLink(store: Store, attempt: UnlockAttempt): Promise<
   }
   let right: boolean;
   try {
-    right = await verifyPassword(password, record.passHash);
+    right = await verifyPassword(password, record.passHash, { client: group });
   } catch (error) {
     await takeBackBoth(); // not checked (the hashing queue was full): not a guess
     throw error;

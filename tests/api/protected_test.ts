@@ -411,7 +411,7 @@ async function weakenPassword(t: TestApp, slug: string, password: string): Promi
   const entry = await t.store.kv.get<{ passHash: string }>(linkKey(slug));
   await t.store.kv.set(linkKey(slug), {
     ...entry.value!,
-    passHash: await hashPassword(password, 1),
+    passHash: await hashPassword(password, { iterations: 1 }),
   });
 }
 
