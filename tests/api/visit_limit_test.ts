@@ -7,6 +7,7 @@ import {
 import { type TestApp, testApp } from "../_helpers/app.ts";
 import { BOT_UA, DESKTOP_UA } from "../../testing/visits.ts";
 import { fastRedirect } from "../../routes/[slug].tsx";
+import { CROSS_SITE_SIMPLE } from "../../routes/_lib/cross_site.ts";
 
 const PERSON = { "User-Agent": DESKTOP_UA };
 const WEEK = 7 * 86_400_000;
@@ -467,4 +468,42 @@ Deno.test("an Open pressed on the link's page counts the referrer of the page, n
     { name: "chat.example", clicks: 1 },
     { name: "direct", clicks: 1 },
   ]);
+});
+
+Deno.test("no other site can spend visits: a cross-site Open is refused with 403 and takes nothing", async () => {
+  await using t = await testApp();
+  await make(t, { slug: "guarded", maxVisits: 1 });
+  const form = { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" };
+  const refused: Record<string, string>[] = [
+    { ...PERSON, ...form, "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" },
+    { ...PERSON, ...form, "Sec-Fetch-Site": "same-site", Origin: "https://sub.sho.rt" },
+    { ...PERSON, ...form, Origin: "https://evil.example" },
+    { ...PERSON, ...form, Origin: "null" },
+    { ...PERSON, "Sec-Fetch-Site": "cross-site" }, // a bodiless fetch in no-cors mode
+  ];
+  for (const headers of refused) {
+    const res = await t.request("/guarded", {
+      method: "POST",
+      headers,
+      body: headers["Content-Type"] ? "from=" : undefined,
+    });
+    const label = JSON.stringify(headers);
+    assertEquals(res.status, 403, label);
+    assertEquals(res.headers.get("location"), null, label);
+    assertEquals(await res.json(), { error: CROSS_SITE_SIMPLE }, label);
+  }
+  assertEquals(await visitsLeft(t, "guarded"), 1);
+  await t.deps.clicks.flush();
+  assertEquals((await (await t.request("/api/stats")).json()).clicks, 0, "no click counted");
+  // The service's own page may, and so may a client that sends neither header (curl).
+  const own = await openBy(t, "guarded", {
+    ...PERSON,
+    ...form,
+    "Sec-Fetch-Site": "same-origin",
+    Origin: "http://sho.rt",
+  });
+  assertEquals([own.status, own.headers.get("location")], [303, "https://example.com/door"]);
+  await make(t, { slug: "by-curl", maxVisits: 1 });
+  const curl = await openBy(t, "by-curl", { "User-Agent": "curl/8.5.0" });
+  assertEquals([curl.status, curl.headers.get("location")], [303, "https://example.com/door"]);
 });
