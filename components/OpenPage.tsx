@@ -34,7 +34,7 @@ export function OpenPage({ slug, title, visitsLeft, expiresAt, now, from }: Open
           Open <span class="url">/{slug}</span>
         </h1>
         {title && (
-          <p class="open-title">
+          <p class="lead">
             <bdi>{title}</bdi>
           </p>
         )}
@@ -48,8 +48,8 @@ export function OpenPage({ slug, title, visitsLeft, expiresAt, now, from }: Open
           <button type="submit" class="open-button">Open</button>
         </form>
         <p class="muted small">
-          Pressing Open uses one of its visits and sends you on; where it goes is shown to no one
-          else. Looking at this page uses nothing.
+          Pressing Open uses one of its visits and takes you where it goes, which no page here
+          shows. Looking at this page uses nothing.
         </p>
       </section>
     </Layout>
