@@ -507,3 +507,15 @@ Deno.test("no other site can spend visits: a cross-site Open is refused with 403
   const curl = await openBy(t, "by-curl", { "User-Agent": "curl/8.5.0" });
   assertEquals([curl.status, curl.headers.get("location")], [303, "https://example.com/door"]);
 });
+
+Deno.test("the pages' help text says a limited link opens by its Open button", async () => {
+  await using t = await testApp();
+  const home = await (await t.request("/")).text();
+  assertStringIncludes(home, 'aria-describedby="create-max-visits-help"');
+  assertStringIncludes(
+    home,
+    "Each visit is a press of the link&#39;s Open button; where it goes stays hidden until then.",
+  );
+  const about = await (await t.request("/about")).text();
+  assertStringIncludes(about, "only pressing it uses one of");
+});
