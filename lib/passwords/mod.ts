@@ -23,6 +23,8 @@ export interface HashJobOptions {
 
 // A job waiting for a place: started, or refused when a client with less waiting needs room.
 interface Waiter {
+  /** Its place in the order of arrival. */
+  arrived: number;
   start(): void;
   refuse(error: BusyError): void;
 }
@@ -32,18 +34,22 @@ interface Waiter {
  * `capacity` wait. Each hash runs on a thread of its own, so with no bound a burst of them takes
  * every core from the event loop, and every request waits.
  *
- * Places are shared fairly among clients: waiting hashes start in turn, one of each client with
- * any waiting, so a newcomer waits for at most one hash of each other client. When every place
- * is taken, a client's hash still gets one if another client holds more than one place more
- * than it would: that client's newest waiting hash is refused with {@linkcode BusyError} (503,
- * `Retry-After`) instead. Only when no client holds more than its share is a hash refused at
- * once.
+ * Places are shared fairly among clients. A free place goes to the waiting client that has had
+ * the fewest hashes started since the queue was last idle (the longest waiting among equals): a
+ * client that has asked for none waits only for the hashes running, whatever others keep queued,
+ * and clients that keep the queue busy take turns. When every place is taken, a client's hash
+ * still gets one if another client holds at least two places more than it: that client's newest
+ * waiting hash is refused with {@linkcode BusyError} (503, `Retry-After`) instead. Only when no
+ * client holds more than its share is a hash refused at once.
  */
 export class HashQueue {
   #running = 0;
   #waiting = 0;
-  // Each client's waiting hashes, oldest first; the map's order is the order of turns.
-  #turns = new Map<string, Waiter[]>();
+  #arrivals = 0;
+  // Each client's waiting hashes, oldest first.
+  #queued = new Map<string, Waiter[]>();
+  // Hashes started for each client since the queue was last idle.
+  #started = new Map<string, number>();
 
   /** Builds a queue running `concurrency` hashes at once, with room for `capacity` waiting. */
   constructor(readonly concurrency: number, readonly capacity: number) {}
@@ -60,7 +66,7 @@ export class HashQueue {
 
   /** Hashes `client` has waiting now. */
   waitingOf(client: string): number {
-    return this.#turns.get(client)?.length ?? 0;
+    return this.#queued.get(client)?.length ?? 0;
   }
 
   /**
@@ -71,11 +77,14 @@ export class HashQueue {
     const client = options.client ?? "";
     if (this.#running < this.concurrency) {
       this.#running++;
+      this.#countStart(client);
     } else {
       if (this.#waiting >= this.capacity && !this.#makeRoomFor(client)) {
         throw new BusyError("password hashing");
       }
-      await new Promise<void>((start, refuse) => this.#wait(client, { start, refuse }));
+      await new Promise<void>((start, refuse) => {
+        this.#wait(client, { arrived: this.#arrivals++, start, refuse });
+      });
     }
     try {
       return await job();
@@ -85,24 +94,40 @@ export class HashQueue {
   }
 
   #wait(client: string, waiter: Waiter): void {
-    const waiting = this.#turns.get(client);
+    const waiting = this.#queued.get(client);
     if (waiting) waiting.push(waiter);
-    else this.#turns.set(client, [waiter]);
+    else this.#queued.set(client, [waiter]);
     this.#waiting++;
   }
 
-  // The place goes straight to the first client in turn, which then goes to the end of the line.
+  #countStart(client: string): void {
+    // Bounded: a flood of distinct clients forgets who was served, never a client's waiting hash.
+    if (this.#started.size >= MAX_CLIENTS_COUNTED) this.#started.clear();
+    this.#started.set(client, (this.#started.get(client) ?? 0) + 1);
+  }
+
+  // The place goes straight to the waiting client served least since the queue was idle.
   #startNext(): void {
-    const first = this.#turns.entries().next();
-    if (first.done) {
+    let next: string | undefined;
+    let fewest = Infinity;
+    let earliest = Infinity;
+    for (const [client, waiting] of this.#queued) {
+      const started = this.#started.get(client) ?? 0;
+      const arrived = waiting[0]!.arrived;
+      if (started < fewest || (started === fewest && arrived < earliest)) {
+        [next, fewest, earliest] = [client, started, arrived];
+      }
+    }
+    if (next === undefined) {
       this.#running--;
+      if (this.#running === 0) this.#started.clear();
       return;
     }
-    const [client, waiting] = first.value;
+    const waiting = this.#queued.get(next)!;
     const waiter = waiting.shift()!;
-    this.#turns.delete(client);
-    if (waiting.length > 0) this.#turns.set(client, waiting);
+    if (waiting.length === 0) this.#queued.delete(next);
     this.#waiting--;
+    this.#countStart(next);
     waiter.start();
   }
 
@@ -112,22 +137,25 @@ export class HashQueue {
     const mine = this.waitingOf(client);
     let largest: string | undefined;
     let most = 0;
-    for (const [other, waiting] of this.#turns) {
+    for (const [other, waiting] of this.#queued) {
       if (waiting.length > most) [largest, most] = [other, waiting.length];
     }
     if (largest === undefined || most <= mine + 1) return false;
-    const waiting = this.#turns.get(largest)!;
+    const waiting = this.#queued.get(largest)!;
     const pushed = waiting.pop()!;
-    if (waiting.length === 0) this.#turns.delete(largest);
+    if (waiting.length === 0) this.#queued.delete(largest);
     this.#waiting--;
     pushed.refuse(new BusyError("password hashing"));
     return true;
   }
 }
 
+// Clients whose started hashes the queue keeps count of in one busy spell, at most.
+const MAX_CLIENTS_COUNTED = 10_000;
+
 // One core is left to the event loop (measured: 48 hashes at once held /api/version 613 ms).
-// 64 waiting is about 6 s of hashing at ~90 ms a hash on one core, but no client waits for
-// more than one hash of each other client waiting.
+// 64 waiting is about 6 s of hashing at ~90 ms a hash on one core; a client new to a busy queue
+// waits only for the hashes running.
 const HASH_CONCURRENCY = Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1);
 const HASH_CAPACITY = 64;
 

@@ -3,6 +3,7 @@
  * @module
  */
 import { z } from "zod";
+import { CROSS_SITE_UNLOCK } from "../_lib/cross_site.ts";
 import { NotProtectedError, WrongPasswordError } from "../../lib/errors.ts";
 import { existingSlug, linkConfirmation, password } from "../../lib/links/mod.ts";
 import { errorResponse, jsonResponse, linkNotFound, type RouteSpec } from "../_openapi/mod.ts";
@@ -55,7 +56,11 @@ export const spec: RouteSpec = {
         "A missing field, or a link that has no password",
         new NotProtectedError("hello").message,
       ),
-      403: errorResponse("The password is wrong", new WrongPasswordError().message),
+      403: errorResponse(
+        "The password is wrong; or the request came from a page of another site " +
+          `(\`Sec-Fetch-Site\` or \`Origin\`), whatever its body: "${CROSS_SITE_UNLOCK}"`,
+        new WrongPasswordError().message,
+      ),
       404: linkNotFound("No live link has the slug", "secret"),
     },
     rateLimit: RATE_LIMITS.unlock,

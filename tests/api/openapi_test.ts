@@ -206,3 +206,33 @@ Deno.test("the repository is MIT licensed, and the README and the document say s
   const document: OpenApiDocument = await (await t.request("/api/openapi.json")).json();
   assertEquals(document.info.license.identifier, "MIT");
 });
+
+Deno.test("every state-changing operation documents the cross-site 403 the service answers", async () => {
+  await using t = await testApp();
+  const document: OpenApiDocument = await (await t.request("/api/openapi.json")).json();
+  const shared = document.components.responses.CrossSiteRefused!;
+  const example = (shared.content!["application/json"]!.example as { error: string }).error;
+  let seen = 0;
+  for (const { path, method } of operations()) {
+    if (method === "get") continue;
+    seen++;
+    const documented = document.paths[openApiPath(path)]![method as "post"]!.responses["403"];
+    assert(documented, `${method} ${path} documents no 403`);
+    const sent = path.replace(":slug", "hello");
+    const res = await t.request(sent, {
+      method: method.toUpperCase(),
+      headers: { "Sec-Fetch-Site": "cross-site", "Content-Type": "text/plain" },
+      body: "{}",
+    });
+    assertEquals(res.status, 403, `${method} ${path}`);
+    const { error } = await res.json();
+    if (path === "/api/unlock") {
+      assert(!("$ref" in documented));
+      assertStringIncludes(documented.description, error);
+    } else {
+      assertEquals(documented, { $ref: "#/components/responses/CrossSiteRefused" });
+      assertEquals(error, example);
+    }
+  }
+  assert(seen >= 4, `only ${seen} state-changing operations`);
+});
