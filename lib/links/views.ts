@@ -22,10 +22,10 @@ const clicks = z.number().int().min(0).describe(
 );
 const createdAt = z.iso.datetime().describe("When the link was made, ISO 8601 UTC");
 const maxVisits = z.number().int().min(1).max(MAX_VISITS_LIMIT).nullable().describe(
-  "Most visits by people (bots, previews and HEAD never count); `null` when unlimited",
+  "Most opens, each a `POST /<slug>` (no GET or HEAD counts); `null` when unlimited",
 );
 const visitsLeft = z.number().int().min(0).max(MAX_VISITS_LIMIT).nullable().describe(
-  "Visits by people left; the last one retires the link. `null` when unlimited",
+  "Opens left; the last one retires the link. `null` when unlimited",
 );
 
 /** The link as create and bulk answer it. */
