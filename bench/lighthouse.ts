@@ -19,7 +19,7 @@ export async function benchLighthouse(): Promise<void> {
     await using service = await startService({ env: { KV_PATH: `${dir}/links.kv` } });
     await seed(service);
     const rows: (string | number)[][] = [];
-    for (const path of ["/", "/links", "/links/week-notes", "/stats", "/docs"]) {
+    for (const path of ["/", "/links", "/links/week-notes", "/stats", "/docs", "/tickets"]) {
       const scores = await lighthouse(`${service.origin}${path}`, `${dir}/report.json`);
       rows.push([path, ...CATEGORIES.map((category) => scores[category] ?? "n/a")]);
     }
@@ -34,6 +34,8 @@ async function seed(service: ServiceProcess): Promise<void> {
     { url: "example.com/notes/2026/week-48", slug: "week-notes", title: "Notes of the week" },
     { url: "example.org/menu", slug: "menu", pass: "pw" },
     { url: "news.example.com/a/rather/long/path?with=query", note: "For the team" },
+    // Its GET is its Open page.
+    { url: "example.com/tickets", slug: "tickets", title: "Concert tickets", maxVisits: 3 },
   ];
   for (const link of links) {
     const res = await fetch(`${service.origin}/api/create`, {

@@ -16,6 +16,12 @@ export function AboutPage() {
           takes you to the address. You may choose the link's name, give it a title and a note, and
           protect it with a password that visitors must enter before they are sent on.
         </p>
+        <p>
+          A link may also open only a few times, for a document or an invitation meant for a few
+          people. Such a link shows a page with an Open button, and only pressing it uses one of its
+          visits, so a mail scanner or a chat app's preview that merely looks uses nothing. Where it
+          goes is shown on no page, to no one, until it is opened.
+        </p>
         <h2>Seven days, then gone</h2>
         <p>
           Every link lives seven days from the moment it is made. After that the link, where it

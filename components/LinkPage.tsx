@@ -91,7 +91,11 @@ export function LinkPage(
             <TimeBar expiresAt={expiresAt} now={now} lifetimeMs={lifetimeMs} />
             <dl class="facts">
               <dt>Goes to</dt>
-              {url === null ? <dd>Hidden: protected by a password</dd> : <dd class="url">{url}</dd>}
+              {url !== null
+                ? <dd class="url">{url}</dd>
+                : visits !== null
+                ? <dd>Hidden: shown only to whoever opens the link</dd>
+                : <dd>Hidden: protected by a password</dd>}
               {note && (
                 <>
                   <dt>Note</dt>

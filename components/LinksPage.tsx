@@ -118,7 +118,11 @@ function LinkRow({ entry, q, now, lifetimeMs }: { entry: LinkListEntry } & Links
       <p class="row-clicks">{plural(entry.clicks, "click")}</p>
       <p class="row-time">
         {entry.maxVisits !== null && (
-          <span class="row-visits">{visitsLeftText(entry.visitsLeft ?? 0, entry.maxVisits)}</span>
+          <>
+            {/* A line of its own; the space parts the two facts for text readers too. */}
+            <span class="row-visits">{visitsLeftText(entry.visitsLeft ?? 0, entry.maxVisits)}</span>
+            {" "}
+          </>
         )}
         <span>
           {timeLeft(entry.expiresAt, now)} left

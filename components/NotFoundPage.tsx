@@ -7,15 +7,18 @@ export type MissingLink =
     kind: "expired";
     slug: string;
     expiresAt: string;
+    /** The destination; `null` when withheld (a protected or limited link). */
     url: string | null;
+    /** Whether a password guarded it. */
+    protected: boolean;
     /** Whether a new link may take the name (an old one may be shorter than custom slugs). */
     claimable: boolean;
   }
   | {
     kind: "used-up";
     slug: string;
-    /** The destination; `null` when the link was protected. */
-    url: string | null;
+    /** Whether a password guarded it. */
+    protected: boolean;
     /** Whether a new link may take the name. */
     claimable: boolean;
   }
@@ -48,13 +51,11 @@ export function NotFoundPage({ path, missing }: NotFoundPageProps) {
               The link <code>/{missing.slug}</code> expired on{" "}
               <time datetime={missing.expiresAt}>{formatTime(missing.expiresAt)}</time>.
             </p>
-            {missing.url === null
-              ? <p>It was protected by a password, so where it pointed is not shown.</p>
-              : (
-                <p>
-                  It pointed to <code class="destination url">{missing.url}</code>.
-                </p>
-              )}
+            {missing.url === null ? <Withheld protected={missing.protected} /> : (
+              <p>
+                It pointed to <code class="destination url">{missing.url}</code>.
+              </p>
+            )}
             {missing.claimable && (
               <p>
                 The name is free again:{" "}
@@ -71,13 +72,9 @@ export function NotFoundPage({ path, missing }: NotFoundPageProps) {
               The link <code>/{missing.slug}</code>{" "}
               was used up: it opened as many times as it was made to.
             </p>
-            {missing.url === null
+            {missing.protected
               ? <p>It was protected by a password, so where it pointed is not shown.</p>
-              : (
-                <p>
-                  It pointed to <code class="destination">{missing.url}</code>.
-                </p>
-              )}
+              : <p>Where it pointed was shown only to those who opened it.</p>}
             {missing.claimable && (
               <p>
                 The name is free again:{" "}
@@ -103,4 +100,11 @@ export function NotFoundPage({ path, missing }: NotFoundPageProps) {
       </section>
     </Layout>
   );
+}
+
+/** Why a missing link's destination is not shown: its password, or its limit of visits. */
+function Withheld(props: { protected: boolean }) {
+  return props.protected
+    ? <p>It was protected by a password, so where it pointed is not shown.</p>
+    : <p>It opened a limited number of times, so where it pointed is not shown.</p>;
 }

@@ -19,8 +19,8 @@ import { renderPage } from "./_lib/html.ts";
 import { describeMissing, singleSegment } from "./_lib/missing_link.ts";
 
 /**
- * Answers 404 for the request's path, or 405 when it names a live link (the redirect answers
- * only GET and HEAD); `known` is the store's answer when already asked.
+ * Answers 404 for the request's path, or 405 when it names a live link (the link answers only
+ * GET, HEAD and POST); `known` is the store's answer when already asked.
  */
 export async function notFound(
   c: Context,
@@ -35,8 +35,8 @@ export async function notFound(
   const found = slug === null || !mayNameLink(slug)
     ? null
     : known ?? await lookupLink(deps.store, slug);
-  // The redirect route answers a live link's GET and HEAD; any other method comes here.
-  if (found?.status === "live") return methodNotAllowed(path, ["GET", "HEAD"]);
+  // The link's route answers a live link's GET, HEAD and POST; any other method comes here.
+  if (found?.status === "live") return methodNotAllowed(path, ["GET", "HEAD", "POST"]);
   // A link its last visit used up is gone from the store but for a mark under its slug.
   const usedUp = slug !== null && found?.status === "missing"
     ? await findUsedUpLink(deps.store, slug)
@@ -44,7 +44,12 @@ export async function notFound(
   const missing: MissingLink = slug === null || found === null
     ? { kind: "none" }
     : usedUp !== null
-    ? { kind: "used-up", slug, url: usedUp.url, claimable: CUSTOM_SLUG_PATTERN.test(slug) }
+    ? {
+      kind: "used-up",
+      slug,
+      protected: usedUp.protected,
+      claimable: CUSTOM_SLUG_PATTERN.test(slug),
+    }
     : describeMissing(slug, found);
   return notFoundPage(path, missing);
 }

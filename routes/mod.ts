@@ -9,6 +9,7 @@ import { accessLog } from "./_middleware/access_log.ts";
 import { bodyLimit } from "./_middleware/body_limit.ts";
 import { compress } from "./_middleware/compress.ts";
 import { cors } from "./_middleware/cors.ts";
+import { crossSite } from "./_middleware/cross_site.ts";
 import { handleErrors } from "./_middleware/errors.tsx";
 import { plainHost } from "./_middleware/host.ts";
 import { countRequests } from "./_middleware/metrics.ts";
@@ -109,6 +110,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(cors({ methodsOf: (path) => methods.get(path) }));
   app.use(nosniff());
   app.use(plainHost());
+  // Before the body is read and before any route counts, takes or records anything.
+  app.use(crossSite({ baseOrigin: deps.config.baseUrl }));
   app.use(bodyLimit());
   app.use(compress());
   for (const [path, module] of Object.entries(API)) {

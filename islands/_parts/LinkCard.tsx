@@ -1,6 +1,6 @@
 import type { LinkView } from "../../lib/links/views.ts";
 import { CopyButton } from "./CopyButton.tsx";
-import { formatTime, linkPagePath, timeLeft } from "./format.ts";
+import { formatTime, linkPagePath, opensText, timeLeft } from "./format.ts";
 
 /** Props of {@linkcode LinkCard}. */
 export interface LinkCardProps {
@@ -49,9 +49,17 @@ export function LinkCard({ link, now }: LinkCardProps) {
               </>
             )}
             <dt>Goes to</dt>
-            {link.url === null
-              ? <dd>Hidden: protected by a password</dd>
-              : <dd class="url">{link.url}</dd>}
+            {link.url !== null
+              ? <dd class="url">{link.url}</dd>
+              : link.maxVisits !== null
+              ? <dd>Hidden: shown only to whoever opens the link</dd>
+              : <dd>Hidden: protected by a password</dd>}
+            {link.maxVisits !== null && (
+              <>
+                <dt>Opens</dt>
+                <dd>{opensText(link.maxVisits)}, each by pressing its Open button</dd>
+              </>
+            )}
           </dl>
           <p>
             <a href={linkPagePath(link.slug)}>Clicks and details of /{link.slug}</a>

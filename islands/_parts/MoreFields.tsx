@@ -103,9 +103,12 @@ export function MoreFields(props: MoreFieldsProps) {
           min={1}
           max={MAX_VISITS_LIMIT}
           value={values.maxVisits}
-          {...aria("maxVisits")}
+          {...aria("maxVisits", "create-max-visits-help")}
         />
         <FieldError id="create-error" error={error} here={errorField === "maxVisits"} />
+        <p id="create-max-visits-help" class="hint muted">
+          Each visit is a press of the link's Open button; where it goes stays hidden until then.
+        </p>
       </div>
     </div>
   );

@@ -40,6 +40,11 @@ export function visitsLeftText(left: number, max: number): string {
   return `${formatCount(left)} of ${plural(max, "visit")} left`;
 }
 
+/** How many times a limited link opens, as words: `once`, `twice`, `3 times`. */
+export function opensText(times: number): string {
+  return times === 1 ? "once" : times === 2 ? "twice" : `${formatCount(times)} times`;
+}
+
 // The pages' labels of the fields the API's sentences begin with (`url must use http or https`),
 // where the label is not the name with a capital letter (`title`, `note`).
 const FIELD_LABELS: Record<string, string> = {

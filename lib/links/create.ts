@@ -26,8 +26,10 @@ export interface CreateLinkOptions {
   serviceHost: string;
   /** What else a destination is judged by: where the service listens, blocked hosts. */
   destination?: Omit<DestinationOptions, "strictHost">;
-  /** A hash of `input.pass` made already (bulk makes a request's hashes together). */
+  /** A hash of `input.pass` made already (bulk makes one for all its rows). */
   passHash?: string;
+  /** Who asks, as rate limits count it: the hashing queue shares its places among clients. */
+  client?: string;
 }
 
 // Ids made in the same millisecond still sort in creation order.
@@ -59,7 +61,7 @@ export async function createLink(
   }
   const passHash = input.pass === undefined
     ? null
-    : options.passHash ?? await hashPassword(input.pass);
+    : options.passHash ?? await hashPassword(input.pass, { client: options.client });
   const attempts = input.slug === undefined ? GENERATED_ATTEMPTS : CUSTOM_ATTEMPTS;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const slug = input.slug ?? generateSlug();

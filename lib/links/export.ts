@@ -31,9 +31,17 @@ export const CSV_COLUMNS: readonly (keyof LinkListEntry)[] = [
 /** Shown instead of a protected link's destination. */
 export const PROTECTED_PLACEHOLDER = "(protected)";
 
+/** Shown instead of a limited link's destination (one without a password). */
+export const LIMITED_PLACEHOLDER = "(limited)";
+
+/** What the export shows in place of a withheld destination. */
+function placeholderOf(entry: LinkListEntry): string {
+  return entry.protected ? PROTECTED_PLACEHOLDER : LIMITED_PLACEHOLDER;
+}
+
 /** The text export's line: short URL, destination and deadline, tab separated. */
 export function textLine(entry: LinkListEntry): string {
-  return `${entry.shortUrl}\t${entry.url ?? PROTECTED_PLACEHOLDER}\t${entry.expiresAt}\n`;
+  return `${entry.shortUrl}\t${entry.url ?? placeholderOf(entry)}\t${entry.expiresAt}\n`;
 }
 
 /** The CSV header row. */
@@ -41,11 +49,11 @@ export function csvHeader(): string {
   return `${CSV_COLUMNS.join(",")}\r\n`;
 }
 
-/** One CSV row (RFC 4180), a protected destination shown as `(protected)`. */
+/** One CSV row (RFC 4180), a withheld destination shown as `(protected)` or `(limited)`. */
 export function csvRow(entry: LinkListEntry): string {
   const cells = CSV_COLUMNS.map((column) => {
     const value = entry[column];
-    if (column === "url" && value === null) return PROTECTED_PLACEHOLDER;
+    if (column === "url" && value === null) return placeholderOf(entry);
     return csvCell(value === null ? "" : String(value));
   });
   return `${cells.join(",")}\r\n`;

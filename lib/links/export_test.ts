@@ -24,7 +24,9 @@ Deno.test("a text line is short URL, destination and deadline, tab separated", (
     textLine(entry),
     "http://sho.rt/abc\thttps://example.com/a,b\t2026-11-08T00:00:00.000Z\n",
   );
-  assertEquals(textLine({ ...entry, url: null }).split("\t")[1], "(protected)");
+  const withheld = { ...entry, url: null, host: null };
+  assertEquals(textLine({ ...withheld, protected: true }).split("\t")[1], "(protected)");
+  assertEquals(textLine(withheld).split("\t")[1], "(limited)");
 });
 
 Deno.test("a CSV row quotes what needs quoting", () => {

@@ -52,9 +52,9 @@ export const visitLimit = z.number({ error: VISIT_LIMIT_RULE })
   .min(1, VISIT_LIMIT_RULE)
   .max(MAX_VISITS_LIMIT, VISIT_LIMIT_RULE);
 
-const VISIT_LIMIT_DESCRIPTION = "Opens for at most this many people, 1 to 10,000: bots, " +
-  "link-preview crawlers and HEAD never count, and the last visit retires the link. " +
-  "Unlimited when absent";
+const VISIT_LIMIT_DESCRIPTION = "Opens at most this many times, 1 to 10,000, each by " +
+  "`POST /<slug>` (the Open button of its page; no GET or HEAD takes a visit); its " +
+  "destination is withheld everywhere, and the last visit retires the link. Unlimited when absent";
 
 /**
  * A form's fields with its visit limit read as the number it spells: a form carries only text,

@@ -80,8 +80,12 @@ export function maxVisitsOf(record: LinkRecord): number | null {
   return record.maxVisits ?? null;
 }
 
-/** The destination `reader` may see: withheld for a protected link it has not unlocked. */
+/**
+ * The destination a reader may see: never a limited link's, which only opening it shows (for
+ * everyone, cookies or not), and a protected link's only with its unlock cookie (`unlocked`).
+ */
 export function visibleUrl(record: LinkRecord, unlocked = false): string | null {
+  if (isLimited(record)) return null;
   return record.passHash === null || unlocked ? record.url : null;
 }
 

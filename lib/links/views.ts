@@ -9,7 +9,8 @@ import { MAX_VISITS_LIMIT } from "./input.ts";
 const slug = z.string().describe("The short name");
 const shortUrl = z.url().describe("The full short URL: the service's origin and the slug");
 const destination = z.url().nullable().describe(
-  "The destination; `null` for a protected link unless the request carries its unlock cookie",
+  "The destination; `null` for a protected link unless the request carries its unlock cookie, " +
+    "and for a limited link (`maxVisits`) always: only opening it shows where it goes",
 );
 const isProtected = z.boolean().describe("Whether a password guards the redirect");
 const expiresInDays = z.number().int().min(0).describe(
@@ -21,10 +22,10 @@ const clicks = z.number().int().min(0).describe(
 );
 const createdAt = z.iso.datetime().describe("When the link was made, ISO 8601 UTC");
 const maxVisits = z.number().int().min(1).max(MAX_VISITS_LIMIT).nullable().describe(
-  "Most visits by people (bots, previews and HEAD never count); `null` when unlimited",
+  "Most opens, each a `POST /<slug>` (no GET or HEAD counts); `null` when unlimited",
 );
 const visitsLeft = z.number().int().min(0).max(MAX_VISITS_LIMIT).nullable().describe(
-  "Visits by people left; the last one retires the link. `null` when unlimited",
+  "Opens left; the last one retires the link. `null` when unlimited",
 );
 
 /** The link as create and bulk answer it. */

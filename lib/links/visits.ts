@@ -22,11 +22,11 @@ export type VisitTaken =
   /** The link is no longer there (used up, removed, expired or replaced meanwhile). */
   | { taken: false };
 
-/** A link its last visit used up, as the 404 page and unshorten tell of it. */
+/** A link its last visit used up, as the 404 page and unshorten tell of it: never its destination. */
 export interface UsedUpLink {
   slug: string;
-  /** The destination; `null` when the link was protected. */
-  url: string | null;
+  /** Whether a password guarded it. */
+  protected: boolean;
   /** The link's original deadline (epoch ms): the mark is kept until then. */
   expiresAt: number;
 }
@@ -84,8 +84,11 @@ async function takeVisitNow(store: Store, record: DatedLinkRecord): Promise<Visi
     let ranked: ReturnType<typeof addRetirement> = [];
     if (left === 1) {
       ranked = addRetirement(atomic, dated, await store.kv.get(linkStatsKey(id)));
-      const url = dated.passHash === null ? dated.url : null;
-      const mark: UsedUpLink = { slug, url, expiresAt: dated.expiresAt };
+      const mark: UsedUpLink = {
+        slug,
+        protected: dated.passHash !== null,
+        expiresAt: dated.expiresAt,
+      };
       atomic.set(usedUpLinkKey(slug), mark, { expireIn: Math.max(dated.expiresAt - now, 1) });
     } else {
       atomic.sum(linkVisitsKey(id), 1n);
@@ -124,7 +127,15 @@ export async function readVisitsLeft(
 
 /** The link last used up under `slug`, while its deadline has not passed; else `null`. */
 export async function findUsedUpLink(store: Store, slug: string): Promise<UsedUpLink | null> {
-  const entry = await store.kv.get<UsedUpLink>(usedUpLinkKey(slug));
+  // A mark written before limited destinations were withheld has `url` (null when protected)
+  // in place of `protected`; only the fields below are ever read from it.
+  const entry = await store.kv.get<UsedUpLink & { url?: string | null }>(usedUpLinkKey(slug));
+  const mark = entry.value;
   // The store may keep a mark readable for a while past its time.
-  return entry.value !== null && entry.value.expiresAt > store.now() ? entry.value : null;
+  if (mark === null || mark.expiresAt <= store.now()) return null;
+  return {
+    slug: mark.slug,
+    protected: mark.protected ?? mark.url === null,
+    expiresAt: mark.expiresAt,
+  };
 }

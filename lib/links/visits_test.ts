@@ -4,7 +4,7 @@ import { BOT_UA, MOBILE_UA, visit } from "../../testing/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
 import { createStore } from "../kv/store.ts";
 import { InvalidInputError } from "../errors.ts";
-import { linkRanksPrefix, linkStatsKey, linkVisitsKey } from "../kv/keys.ts";
+import { linkRanksPrefix, linkStatsKey, linkVisitsKey, usedUpLinkKey } from "../kv/keys.ts";
 import {
   CLICKS,
   COUNTRIES,
@@ -46,7 +46,7 @@ Deno.test("takeVisit lets exactly maxVisits visits through, the last retiring th
   assertEquals((await lookupLink(store, "thrice")).status, "missing", "the slug is free again");
   assertEquals(await findUsedUpLink(store, "thrice"), {
     slug: "thrice",
-    url: "https://example.com/once",
+    protected: false,
     expiresAt: link.expiresAt,
   });
   assertEquals((await store.kv.get(linkVisitsKey(link.id))).value, null);
@@ -145,7 +145,7 @@ Deno.test("a used-up slug can be claimed again, which ends its mark", async () =
   assert(next.id !== link.id);
 });
 
-Deno.test("a used-up mark hides a protected destination and ends at the link's deadline", async () => {
+Deno.test("a used-up mark keeps no destination and ends at the link's deadline", async () => {
   await using store = await memoryStore();
   const link = await createLink(
     store,
@@ -153,7 +153,9 @@ Deno.test("a used-up mark hides a protected destination and ends at the link's d
     options,
   );
   assert((await takeVisit(store, link)).taken);
-  assertEquals((await findUsedUpLink(store, "locked"))?.url, null);
+  assertEquals((await findUsedUpLink(store, "locked"))?.protected, true);
+  const stored = JSON.stringify((await store.kv.get(usedUpLinkKey("locked"))).value);
+  assert(!stored.includes("example.com"), stored);
   store.advance(WEEK);
   assertEquals(await findUsedUpLink(store, "locked"), null);
 });
@@ -216,3 +218,20 @@ function assertRejectsSync(fn: () => unknown): void {
   }
   assert(threw, "refused");
 }
+
+Deno.test("a used-up mark written with a destination is read without it", async () => {
+  await using store = await memoryStore();
+  const expiresAt = store.now() + WEEK;
+  await store.kv.set(usedUpLinkKey("older"), {
+    slug: "older",
+    url: "https://example.com/x",
+    expiresAt,
+  });
+  await store.kv.set(usedUpLinkKey("locked"), { slug: "locked", url: null, expiresAt });
+  assertEquals(await findUsedUpLink(store, "older"), {
+    slug: "older",
+    protected: false,
+    expiresAt,
+  });
+  assertEquals((await findUsedUpLink(store, "locked"))?.protected, true);
+});

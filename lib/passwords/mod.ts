@@ -1,5 +1,5 @@
 /**
- * Password hashes: PBKDF2-SHA256, 600,000 iterations, a salt per link, in a self-describing
+ * Password hashes: PBKDF2-SHA256, 600,000 iterations, a salt per hash, in a self-describing
  * string `pbkdf2-sha256$<iterations>$<salt>$<hash>` (base64). Hashing runs off the event loop,
  * through one bounded queue per process (see {@linkcode HashQueue}).
  * @module
@@ -15,100 +15,192 @@ const SALT_BYTES = 16;
 const HASH_BITS = 256;
 const encoder = new TextEncoder();
 
+/** Who a hash is made for: the queue shares its places fairly among clients. */
+export interface HashJobOptions {
+  /** The client that asked for it, as rate limits count it (an IPv6 client by its /64). */
+  client?: string;
+}
+
+// A job waiting for a place: started, or refused when a client with less waiting needs room.
+interface Waiter {
+  /** Its place in the order of arrival. */
+  arrived: number;
+  start(): void;
+  refuse(error: BusyError): void;
+}
+
 /**
- * A bound on password hashing: at most `concurrency` jobs run at once, and at most `capacity`
- * wait; a job past those is refused at once with {@linkcode BusyError} (503, `Retry-After`).
- * Each hash runs on a thread of its own, so with no bound a burst of them (a protected bulk
- * request is ten) takes every core from the event loop, and every request waits.
+ * A bound on password hashing, in hashes: at most `concurrency` run at once, and at most
+ * `capacity` wait. Each hash runs on a thread of its own, so with no bound a burst of them takes
+ * every core from the event loop, and every request waits.
+ *
+ * Places are shared fairly among clients. A free place goes to the waiting client that has had
+ * the fewest hashes started since the queue was last idle (the longest waiting among equals): a
+ * client that has asked for none waits only for the hashes running, whatever others keep queued,
+ * and clients that keep the queue busy take turns. When every place is taken, a client's hash
+ * still gets one if another client holds at least two places more than it: that client's newest
+ * waiting hash is refused with {@linkcode BusyError} (503, `Retry-After`) instead. Only when no
+ * client holds more than its share is a hash refused at once.
  */
 export class HashQueue {
   #running = 0;
-  #waiting: (() => void)[] = [];
+  #waiting = 0;
+  #arrivals = 0;
+  // Each client's waiting hashes, oldest first.
+  #queued = new Map<string, Waiter[]>();
+  // Hashes started for each client since the queue was last idle.
+  #started = new Map<string, number>();
 
-  /** Builds a queue running `concurrency` jobs at once, with room for `capacity` waiting. */
+  /** Builds a queue running `concurrency` hashes at once, with room for `capacity` waiting. */
   constructor(readonly concurrency: number, readonly capacity: number) {}
 
-  /** Jobs running now. */
+  /** Hashes running now. */
   get running(): number {
     return this.#running;
   }
 
-  /** Jobs waiting now. */
+  /** Hashes waiting now. */
   get waiting(): number {
-    return this.#waiting.length;
+    return this.#waiting;
   }
 
-  /** Runs `job` when a place is free; throws `BusyError` at once when none is, nor room to wait. */
-  async run<T>(job: () => Promise<T>): Promise<T> {
+  /** Hashes `client` has waiting now. */
+  waitingOf(client: string): number {
+    return this.#queued.get(client)?.length ?? 0;
+  }
+
+  /**
+   * Runs `job`, one hash, when a place is free; throws `BusyError` when none is, nor room to
+   * wait, or when it is pushed out of its place by a client with less waiting.
+   */
+  async run<T>(job: () => Promise<T>, options: HashJobOptions = {}): Promise<T> {
+    const client = options.client ?? "";
     if (this.#running < this.concurrency) {
       this.#running++;
+      this.#countStart(client);
     } else {
-      if (this.#waiting.length >= this.capacity) throw new BusyError("password hashing");
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      if (this.#waiting >= this.capacity && !this.#makeRoomFor(client)) {
+        throw new BusyError("password hashing");
+      }
+      await new Promise<void>((start, refuse) => {
+        this.#wait(client, { arrived: this.#arrivals++, start, refuse });
+      });
     }
     try {
       return await job();
     } finally {
-      // The place goes straight to the next job waiting, if any.
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#running--;
+      this.#startNext();
     }
+  }
+
+  #wait(client: string, waiter: Waiter): void {
+    const waiting = this.#queued.get(client);
+    if (waiting) waiting.push(waiter);
+    else this.#queued.set(client, [waiter]);
+    this.#waiting++;
+  }
+
+  #countStart(client: string): void {
+    // Bounded: a flood of distinct clients forgets who was served, never a client's waiting hash.
+    if (this.#started.size >= MAX_CLIENTS_COUNTED) this.#started.clear();
+    this.#started.set(client, (this.#started.get(client) ?? 0) + 1);
+  }
+
+  // The place goes straight to the waiting client served least since the queue was idle.
+  #startNext(): void {
+    let next: string | undefined;
+    let fewest = Infinity;
+    let earliest = Infinity;
+    for (const [client, waiting] of this.#queued) {
+      const started = this.#started.get(client) ?? 0;
+      const arrived = waiting[0]!.arrived;
+      if (started < fewest || (started === fewest && arrived < earliest)) {
+        [next, fewest, earliest] = [client, started, arrived];
+      }
+    }
+    if (next === undefined) {
+      this.#running--;
+      if (this.#running === 0) this.#started.clear();
+      return;
+    }
+    const waiting = this.#queued.get(next)!;
+    const waiter = waiting.shift()!;
+    if (waiting.length === 0) this.#queued.delete(next);
+    this.#waiting--;
+    this.#countStart(next);
+    waiter.start();
+  }
+
+  // Refuses the newest waiting hash of the client holding the most places, when it holds more
+  // than one more than `client` would: so one client never keeps others out.
+  #makeRoomFor(client: string): boolean {
+    const mine = this.waitingOf(client);
+    let largest: string | undefined;
+    let most = 0;
+    for (const [other, waiting] of this.#queued) {
+      if (waiting.length > most) [largest, most] = [other, waiting.length];
+    }
+    if (largest === undefined || most <= mine + 1) return false;
+    const waiting = this.#queued.get(largest)!;
+    const pushed = waiting.pop()!;
+    if (waiting.length === 0) this.#queued.delete(largest);
+    this.#waiting--;
+    pushed.refuse(new BusyError("password hashing"));
+    return true;
   }
 }
 
+// Clients whose started hashes the queue keeps count of in one busy spell, at most.
+const MAX_CLIENTS_COUNTED = 10_000;
+
 // One core is left to the event loop (measured: 48 hashes at once held /api/version 613 ms).
-// 64 waiting is about 6 s of hashing at ~90 ms a hash on one core.
+// 64 waiting is about 6 s of hashing at ~90 ms a hash on one core; a client new to a busy queue
+// waits only for the hashes running.
 const HASH_CONCURRENCY = Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1);
 const HASH_CAPACITY = 64;
 
 /** The queue every hash of this process goes through. */
 export const hashing: HashQueue = new HashQueue(HASH_CONCURRENCY, HASH_CAPACITY);
 
-/**
- * Hashes `password` with a fresh salt, at {@linkcode PBKDF2_ITERATIONS} unless told otherwise
- * (tests that check many passwords). The count is kept in the hash, which is checked with it.
- * Throws `BusyError` when the {@linkcode hashing} queue is full.
- */
-export async function hashPassword(
-  password: string,
-  iterations: number = PBKDF2_ITERATIONS,
-): Promise<string> {
-  return (await hashPasswords(password, 1, iterations))[0]!;
+/** Options of {@linkcode hashPassword}. */
+export interface HashPasswordOptions extends HashJobOptions {
+  /** PBKDF2 iterations; default {@linkcode PBKDF2_ITERATIONS} (tests that check many use fewer). */
+  iterations?: number;
 }
 
 /**
- * `count` hashes of `password`, each with a salt of its own, made one after another as one job
- * of the {@linkcode hashing} queue: so a request that needs many is let in whole, or refused
- * (`BusyError`) before any is made.
+ * Hashes `password` with a fresh salt, at {@linkcode PBKDF2_ITERATIONS} unless told otherwise.
+ * The count is kept in the hash, which is checked with it. Throws `BusyError` when the
+ * {@linkcode hashing} queue has no place for `options.client`.
  */
-export async function hashPasswords(
+export async function hashPassword(
   password: string,
-  count: number,
-  iterations: number = PBKDF2_ITERATIONS,
-): Promise<string[]> {
-  return await hashing.run(async () => {
-    const hashes: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
-      const hash = await derive(password, salt, iterations);
-      hashes.push(`${SCHEME}$${iterations}$${encodeBase64(salt)}$${encodeBase64(hash)}`);
-    }
-    return hashes;
-  });
+  options: HashPasswordOptions = {},
+): Promise<string> {
+  const iterations = options.iterations ?? PBKDF2_ITERATIONS;
+  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
+  const hash = await hashing.run(() => derive(password, salt, iterations), options);
+  return `${SCHEME}$${iterations}$${encodeBase64(salt)}$${encodeBase64(hash)}`;
 }
 
 /**
  * Whether `password` matches `stored`, compared in constant time; `false` for a bad hash.
- * Throws `BusyError` when the {@linkcode hashing} queue is full.
+ * Throws `BusyError` when the {@linkcode hashing} queue has no place for `options.client`.
  */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  options: HashJobOptions = {},
+): Promise<boolean> {
   const [scheme, iterationsText, saltText, hashText] = stored.split("$");
   const iterations = Number(iterationsText);
   if (scheme !== SCHEME || !Number.isSafeInteger(iterations) || iterations < 1) return false;
   if (saltText === undefined || hashText === undefined) return false;
   const expected = decodeBase64(hashText);
-  const actual = await hashing.run(() => derive(password, decodeBase64(saltText), iterations));
+  const actual = await hashing.run(
+    () => derive(password, decodeBase64(saltText), iterations),
+    options,
+  );
   return constantTimeEqual(actual, expected);
 }
 

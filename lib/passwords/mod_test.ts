@@ -70,3 +70,107 @@ Deno.test("HashQueue runs at most its concurrency, keeps its capacity waiting, r
   await assertRejects(() => queue.run(() => Promise.reject(new Error("boom"))), Error);
   assertEquals(queue.running, 0);
 });
+
+/**
+ * A stand-in for the hasher: each hash runs until {@linkcode FakeHasher.finish} ends the oldest
+ * running one, which moves a virtual clock on by `hashMs`.
+ */
+class FakeHasher {
+  /** Virtual milliseconds since the start. */
+  now = 0;
+  /** Clients whose hashes started, in order. */
+  started: string[] = [];
+  #running: (() => void)[] = [];
+
+  constructor(readonly queue: HashQueue, readonly hashMs: number) {}
+
+  /** Asks the queue for one hash for `client`; resolves to the virtual time it ends. */
+  hash(client: string): Promise<number> {
+    return this.queue.run(() => {
+      this.started.push(client);
+      return new Promise<number>((resolve) => this.#running.push(() => resolve(this.now)));
+    }, { client });
+  }
+
+  /** Ends the oldest running hash, and lets the queue start the next. */
+  async finish(): Promise<void> {
+    const end = this.#running.shift();
+    if (!end) throw new Error("no hash is running");
+    this.now += this.hashMs;
+    end();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // every promise settled
+  }
+}
+
+Deno.test("HashQueue starts the hash of the client served least since it was idle", async () => {
+  const fake = new FakeHasher(new HashQueue(1, 64), 90);
+  const done: Promise<number>[] = [];
+  for (let i = 0; i < 5; i++) done.push(fake.hash("a"));
+  for (let i = 0; i < 2; i++) done.push(fake.hash("b"));
+  done.push(fake.hash("c"));
+  assertEquals([fake.queue.running, fake.queue.waiting], [1, 7]);
+  assertEquals([fake.queue.waitingOf("a"), fake.queue.waitingOf("b")], [4, 2]);
+  for (let i = 0; i < 8; i++) await fake.finish();
+  await Promise.all(done);
+  // a had one running: b and c, served none, go first; then a and b take turns.
+  assertEquals(fake.started, ["a", "b", "c", "a", "b", "a", "a", "a"]);
+  assertEquals([fake.queue.running, fake.queue.waiting], [0, 0]);
+  // Idle again, the queue forgets who was served: a goes first once more.
+  const again = [fake.hash("a"), fake.hash("b"), fake.hash("a"), fake.hash("b")];
+  for (let i = 0; i < 4; i++) await fake.finish();
+  await Promise.all(again);
+  assertEquals(fake.started.slice(8), ["a", "b", "a", "b"]);
+});
+
+Deno.test("HashQueue makes room for a client by refusing the newest hash of one holding more", async () => {
+  const fake = new FakeHasher(new HashQueue(1, 4), 90);
+  const outcomes: Promise<number | string>[] = [];
+  const ask = (client: string) =>
+    outcomes.push(fake.hash(client).catch((error) => `${client} ${error.constructor.name}`));
+  for (let i = 0; i < 5; i++) ask("a"); // one running, four waiting: full
+  ask("b"); // a's fourth waiting is refused to let b wait
+  ask("c"); // and a's third
+  ask("d"); // and a's second: now a, b, c, d wait one each
+  assertEquals(fake.queue.waiting, 4);
+  // No client holds more than its share: a fifth client is refused at once.
+  await assertRejects(() => fake.hash("e"), BusyError);
+  // Nor may a client already waiting push another out to wait twice.
+  await assertRejects(() => fake.hash("b"), BusyError);
+  for (let i = 0; i < 5; i++) await fake.finish();
+  const settled = await Promise.all(outcomes);
+  assertEquals(settled.filter((outcome) => typeof outcome === "string"), [
+    "a BusyError",
+    "a BusyError",
+    "a BusyError",
+  ]);
+  assertEquals(fake.started, ["a", "b", "c", "d", "a"]);
+});
+
+Deno.test("HashQueue: with 16 clients keeping it full, a stranger's hash ends in 2 hashes' time", async () => {
+  // The service's queue on 2 cores: one hash at a time, 64 waiting, ~90 ms a hash.
+  const fake = new FakeHasher(new HashQueue(1, 64), 90);
+  const attackers = Array.from({ length: 16 }, (_, i) => `2001:db8:0:${i}::/64`);
+  // Each attacker asks for more than the queue holds, and again as soon as a hash of theirs
+  // ends: the queue stays full.
+  let attacking = true;
+  const keepAsking = async (client: string): Promise<void> => {
+    try {
+      while (attacking) await fake.hash(client);
+    } catch {
+      // refused: this one stops
+    }
+  };
+  for (let round = 0; round < 5; round++) attackers.forEach((client) => keepAsking(client));
+  // The attack under way for 32 hashes (about 3 s): each attacker has had two.
+  for (let i = 0; i < 32; i++) await fake.finish();
+  assertEquals(fake.queue.waiting, 64);
+  const asked = fake.now;
+  let ended: number | undefined;
+  fake.hash("198.51.100.7").then((at) => ended = at);
+  while (ended === undefined) await fake.finish();
+  attacking = false;
+  assert(ended - asked <= 2000, `the stranger waited ${ended - asked} ms`);
+  // The hash running when it asked, then its own: it had been served none.
+  assertEquals(ended - asked, 2 * 90);
+  while (fake.queue.running > 0) await fake.finish();
+});

@@ -28,9 +28,14 @@ const WINDOW_MS = 600_000;
 export const WRONG_PER_CLIENT = 5;
 /**
  * Wrong passwords one link takes in a window, from all clients together, before each client is
- * held to one.
+ * held to {@linkcode WRONG_PER_CLIENT_PAST_LINK}.
  */
 export const WRONG_PER_LINK = 130;
+/**
+ * Wrong passwords a client may send a link in a window once the link is past its
+ * {@linkcode WRONG_PER_LINK}: a person who mistyped twice is still heard on the third try.
+ */
+export const WRONG_PER_CLIENT_PAST_LINK = 3;
 
 /** Wrong passwords counted on one link, from all clients (see {@linkcode unlockLink}). */
 export const UNLOCK_PER_LINK: RateLimit = {
@@ -58,15 +63,16 @@ export interface UnlockAttempt {
  * Checks the attempt's password against the live protected link and returns the link, or throws
  * `LinkNotFoundError`, `NotProtectedError`, `TooManyGuessesError` or `WrongPasswordError`.
  * Wrong passwords are bounded per client ({@linkcode WRONG_PER_CLIENT}) and per link
- * ({@linkcode WRONG_PER_LINK}) in 10-minute windows; a client's first try is always heard
- * (docs/decisions/2026-11-24-unlock-guessing-bounds.md).
+ * ({@linkcode WRONG_PER_LINK}) in 10-minute windows; a client's first three tries are always
+ * heard (docs/decisions/2026-11-24-unlock-guessing-bounds.md).
  */
 export async function unlockLink(store: Store, attempt: UnlockAttempt): Promise<DatedLinkRecord> {
   const { slug, password } = attempt;
   const record = await getLiveLink(store, slug);
   if (record === null) throw new LinkNotFoundError(slug);
   if (record.passHash === null) throw new NotProtectedError(slug);
-  const mine = `${slug}\n${addressGroup(attempt.client)}`;
+  const group = addressGroup(attempt.client);
+  const mine = `${slug}\n${group}`;
   const byClient = await countRequest(store, UNLOCK_PER_CLIENT, mine);
   const takeBackClient = () => takeBack(store, UNLOCK_PER_CLIENT, mine, byClient);
   if (!byClient.allowed) {
@@ -76,14 +82,19 @@ export async function unlockLink(store: Store, attempt: UnlockAttempt): Promise<
   const onLink = await countRequest(store, UNLOCK_PER_LINK, slug);
   const takeBackBoth = () =>
     Promise.all([takeBackClient(), takeBack(store, UNLOCK_PER_LINK, slug, onLink)]);
-  // Past the link's bound, only a client that has not guessed wrong here yet is heard.
-  if (!onLink.allowed && byClient.count > 1) {
+  // Past the link's bound, each client is held to 3 tries, not 5: a typo or two never keeps a
+  // person from the right password, and each address of an attacker guesses less.
+  if (!onLink.allowed && byClient.count > WRONG_PER_CLIENT_PAST_LINK) {
     await takeBackBoth();
-    throw new TooManyGuessesError(1, WINDOW_MS, onLink.retryAfterSeconds);
+    throw new TooManyGuessesError(
+      WRONG_PER_CLIENT_PAST_LINK,
+      WINDOW_MS,
+      onLink.retryAfterSeconds,
+    );
   }
   let right: boolean;
   try {
-    right = await verifyPassword(password, record.passHash);
+    right = await verifyPassword(password, record.passHash, { client: group });
   } catch (error) {
     await takeBackBoth(); // not checked (the hashing queue was full): not a guess
     throw error;

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { plainAddress } from "../../lib/ip/mod.ts";
+import { addressGroup, plainAddress } from "../../lib/ip/mod.ts";
 import type { AppEnv, ConnectionInfo } from "./env.ts";
 
 /** One header at a time: the value the request sent, or `null` (`Headers` is one). */
@@ -19,6 +19,14 @@ export interface HeaderReader {
  */
 export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
   return clientOf(c.req.raw.headers, c.env, trustProxy);
+}
+
+/**
+ * The client as rate limits and the hashing queue count it: its address, an IPv6 one by its /64
+ * (one host is given a whole /64 to pick from).
+ */
+export function clientGroup(c: Context<AppEnv>, trustProxy: boolean): string {
+  return addressGroup(clientAddress(c, trustProxy));
 }
 
 /** {@linkcode clientAddress} from a request's headers and connection, outside Hono. */

@@ -20,11 +20,13 @@ export const CONTENT_SECURITY_POLICY = [
 ].join("; ");
 
 /**
- * The policy of the unlock page: the strict one, but its form may post to a redirect that ends
- * on another site. Chromium checks `form-action` along the whole redirect chain of a form post,
- * and a right password answers 303 to the link, which redirects to its destination.
+ * The policy of a page whose form ends on the link's destination (the unlock page, the Open
+ * page of a limited link): the strict one, but its form may post to a redirect that ends on
+ * another site. Chromium checks `form-action` along the whole redirect chain of a form post: a
+ * right password answers 303 to the link, which redirects to its destination, and Open answers
+ * 303 to the destination.
  */
-export const UNLOCK_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+export const ONWARD_FORM_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
   "form-action 'self'",
   "form-action 'self' http: https:",
 );

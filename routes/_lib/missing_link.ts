@@ -15,7 +15,8 @@ export function describeMissing(slug: string, found: LinkLookup): MissingLink {
     kind: "expired",
     slug,
     expiresAt: new Date(record.expiresAt).toISOString(),
-    url: visibleUrl(record), // the 404 page never names a protected destination
+    url: visibleUrl(record), // the 404 page never names a protected or limited destination
+    protected: record.passHash !== null,
     claimable,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * What `GET|HEAD /<slug>` takes and answers, for the API document.
+ * What `GET|HEAD|POST /<slug>` takes and answers, for the API document.
  * @module
  */
 import { z } from "zod";
@@ -24,18 +24,18 @@ export const spec: RouteSpec = {
     summary: "Follow a short link",
     description: "Redirects to the destination. A protected link needs its unlock cookie; " +
       "without it the answer is 401 with the unlock page, for every client (the contract). " +
-      "An expired or unknown slug gets the 404 page, which says where an expired link pointed (a protected one: only that it " +
-      "was protected) or that the name is free. HEAD answers the same status and headers " +
-      "without a body, and records no click; a protected link's HEAD is the 401, cookie or " +
-      "not, so it never shows the destination. A link made with `maxVisits` opens for that " +
-      "many people: a person's GET takes a visit in the store before the 302, and the last " +
-      "one retires the link, whose next visitor gets the 404 page saying it was used up. A " +
-      "bot or link-preview crawler (as the click figures tell them), and any HEAD, gets 200 " +
-      "with a page saying the link opens for people, no `Location` and no destination, and " +
-      "takes nothing. A link whose destination host the operator blocked answers 410 with a " +
-      "page saying so, within 10 s of the block on every instance. `/<slug>/`, with a slash " +
-      "after it, answers 301 " +
-      "to `/<slug>`. Not rate limited.",
+      "An expired or unknown slug gets the 404 page, which says where an expired link pointed " +
+      "(a protected or limited one: only why it is not shown) or that the name is free. HEAD " +
+      "answers the same status and headers without a body, and records no click; a protected " +
+      "link's HEAD is the 401, cookie or not, so it never shows the destination. A link made " +
+      "with `maxVisits` never redirects on a GET, whoever asks: it answers 200 with its Open " +
+      "page, saying how many more times it opens and until when, and an Open button, a plain " +
+      "form posting to `/<slug>` (see `POST /{slug}`). The page takes nothing and records no " +
+      "click, so scanners, previews and prefetchers that only read it use no visit. A used-up " +
+      "link gets the 404 page saying it was used up. A link whose destination host the operator " +
+      "blocked answers 410 with a page saying so, within 10 s of the block on every instance. " +
+      "`/<slug>/`, with a slash after it, answers " +
+      "301 to `/<slug>`. Not rate limited.",
     path: z.object({ slug: z.string().regex(SLUG_LIKE_PATTERN).describe("The link's slug") }),
     parameterExample: { slug: "hello" },
     responses: {
@@ -54,8 +54,8 @@ export const spec: RouteSpec = {
         },
       },
       200: page(
-        "A link made with `maxVisits`, to a bot or link-preview crawler, or its HEAD: a page " +
-          "saying it opens for people, without the destination",
+        "A link made with `maxVisits` (unlocked, when protected): its Open page, without the " +
+          "destination; `Cache-Control: no-store`",
       ),
       401: page(
         "A protected link without its unlock cookie, or any protected link's HEAD: the unlock page",
@@ -66,6 +66,52 @@ export const spec: RouteSpec = {
       410: page(
         "The link's destination host is blocked by the operator (`BLOCKED_HOSTS_FILE`): a page " +
           "saying the operator disabled it, without the destination",
+      ),
+      503: pageOrError(
+        "The store did not answer: an error page, or JSON to a client that does not ask for HTML",
+        new StoreUnavailableError(null).message,
+      ),
+    },
+    store: false,
+    readsUnlockCookie: true,
+  },
+  post: {
+    tag: "Redirect",
+    summary: "Open a short link (the Open button)",
+    description: "Opens the link by a deliberate act: the Open button of a limited link's page " +
+      "posts here, and so may a client (`curl -X POST -i BASE/<slug>` shows `Location`). The " +
+      "body, if any, is ignored. A link made with `maxVisits` takes one visit in a commit that " +
+      "checks the count (exact across instances) and answers 303 to the destination; the last " +
+      "visit retires the link in the same commit, after which this answers the 404 page " +
+      "saying it was used up and `GET /api/unshorten` 410 with `usedUp`. A link without a " +
+      "limit opens as its GET does, with 303 in place of 302. Either way the open is a click " +
+      "in the figures, as a GET's is (a bot's counts under device `bot` alone, though on a " +
+      "limited link it takes a visit). A protected link without its unlock cookie answers 401 " +
+      "with the unlock page and takes nothing. Sent by a page of another origin (the " +
+      "cross-site rule: `Sec-Fetch-Site` `cross-site` or `same-site`, or else an `Origin` " +
+      "naming neither the request's host nor `BASE_URL`), it is refused with 403 and takes " +
+      "nothing, so no other site can use a link up; a request with neither header (curl, a " +
+      "server) is a deliberate act. Not rate limited.",
+    path: z.object({ slug: z.string().regex(SLUG_LIKE_PATTERN).describe("The link's slug") }),
+    parameterExample: { slug: "hello" },
+    responses: {
+      303: {
+        description: "Opened: on to the destination",
+        headers: {
+          Location: { description: "The destination", example: "https://example.com/a/long/path" },
+          "Referrer-Policy": {
+            description: "`unsafe-url`: the referrer travels on",
+            example: "unsafe-url",
+          },
+          "Cache-Control": {
+            description: "`no-store`: no cache keeps the answer",
+            example: "no-store",
+          },
+        },
+      },
+      401: page("A protected link without its unlock cookie: the unlock page; nothing taken"),
+      404: page(
+        "No live link has the slug: the 404 page, which says so when the link was used up",
       ),
       503: pageOrError(
         "The store did not answer, or too many people opened a limited link at once " +

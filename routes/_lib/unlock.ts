@@ -33,6 +33,16 @@ export async function readUnlocks(c: Context, deps: AppDeps): Promise<Map<string
   return unlocked;
 }
 
+/**
+ * `Cache-Control` of an answer that may show a destination an unlock cookie revealed (`revealing`)
+ * or not. Such an answer is never compressed, here (`compress` leaves `no-transform` alone) or by
+ * a proxy: compressed beside text anyone can write (other links' notes and titles), its length
+ * would tell a page elsewhere, guess by guess, whether it holds the next characters (BREACH).
+ */
+export function cacheControlOf(revealing: boolean): string {
+  return revealing ? "no-store, no-transform" : "no-store";
+}
+
 /** Whether the request holds a valid unlock cookie for this very link. */
 export async function isUnlocked(
   c: Context,

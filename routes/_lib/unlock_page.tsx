@@ -3,7 +3,7 @@
  * @module
  */
 import { UnlockPage, type UnlockPageProps } from "../../components/UnlockPage.tsx";
-import { renderPage, UNLOCK_CONTENT_SECURITY_POLICY } from "./html.ts";
+import { ONWARD_FORM_CONTENT_SECURITY_POLICY, renderPage } from "./html.ts";
 
 /**
  * The unlock page under `status`: never cached, and, when it shows the password form, under the
@@ -11,6 +11,6 @@ import { renderPage, UNLOCK_CONTENT_SECURITY_POLICY } from "./html.ts";
  */
 export function unlockPage(props: UnlockPageProps, status: number): Response {
   const headers: Record<string, string> = { "Cache-Control": "no-store" };
-  if (!props.problem) headers["Content-Security-Policy"] = UNLOCK_CONTENT_SECURITY_POLICY;
+  if (!props.problem) headers["Content-Security-Policy"] = ONWARD_FORM_CONTENT_SECURITY_POLICY;
   return renderPage(<UnlockPage {...props} />, status, headers);
 }

@@ -19,7 +19,7 @@ export interface CountRequestsOptions {
 
 /**
  * Counts each answered request under the pattern of the route that answered it, and observes
- * the time `GET|HEAD /<slug>` took. It only adds to numbers: no key is built per request.
+ * the time `GET|HEAD /<slug>` took (not a POST's, which opens a link in the store). It only adds to numbers: no key is built per request.
  */
 export function countRequests(options: CountRequestsOptions): MiddlewareHandler<AppEnv> {
   const { requests, redirectSeconds } = options.metrics;
@@ -28,6 +28,8 @@ export function countRequests(options: CountRequestsOptions): MiddlewareHandler<
     await next();
     const route = routeLabel(c);
     requests.inc(route, c.req.method, c.res.status);
-    if (route === REDIRECT_ROUTE) redirectSeconds.observe((performance.now() - start) / 1000);
+    if (route === REDIRECT_ROUTE && c.req.method !== "POST") {
+      redirectSeconds.observe((performance.now() - start) / 1000);
+    }
   };
 }

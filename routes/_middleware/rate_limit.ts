@@ -5,9 +5,8 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { RateLimitedError } from "../../lib/errors.ts";
-import { addressGroup } from "../../lib/ip/mod.ts";
 import { countRequest, type RateLimit } from "../../lib/rate_limit/mod.ts";
-import { clientAddress } from "../_lib/client.ts";
+import { clientGroup } from "../_lib/client.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 
 /**
@@ -17,8 +16,7 @@ import type { AppDeps, AppEnv } from "../_lib/env.ts";
  */
 export function rateLimit(deps: AppDeps, rule: RateLimit): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
-    // An IPv6 client is counted by its /64: one host is given a whole /64 to pick from.
-    const client = addressGroup(clientAddress(c, deps.config.trustProxy));
+    const client = clientGroup(c, deps.config.trustProxy);
     const decision = await countRequest(deps.store, rule, client);
     const headers = {
       "RateLimit-Limit": String(decision.limit),

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { errorBody } from "../../lib/error_bodies.ts";
+import { CROSS_SITE_SIMPLE } from "../_lib/cross_site.ts";
 import {
   type ApiCatalogue,
   documentedAs,
@@ -119,6 +120,9 @@ const ERROR_REF: RefObject = { $ref: "#/components/schemas/Error" };
 const FORMATS_WITH_PATTERNS: ReadonlySet<string> = new Set(["date-time", "date"]);
 const RATE_LIMIT_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
 
+// The methods the cross-site rule applies to, as the document spells them.
+const STATE_CHANGING = ["post", "put", "patch", "delete"];
+
 /** The OpenAPI 3.1 document of every operation in `catalogue`. */
 export function buildOpenApiDocument(
   catalogue: ApiCatalogue,
@@ -147,7 +151,10 @@ export function buildOpenApiDocument(
         "Location`; every `/api/*` path answers an `OPTIONS` preflight, " +
         "and a method it does not answer with 405 and `Allow`. Every error is JSON " +
         '`{"error": "<sentence>"}`. Rate limits are per client address, in fixed one-minute ' +
-        "windows shared by every instance; every request counts, refused ones included.",
+        "windows shared by every instance; every request counts, refused ones included. " +
+        "A POST, PUT, PATCH or DELETE that a page of another site sends without a CORS " +
+        "preflight (a form, text/plain or no body) is refused with 403 and changes and counts " +
+        "nothing; `POST /api/unlock` from another site is refused whatever its body.",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: options.baseUrl, description: "This service" }],
@@ -225,6 +232,10 @@ function buildOperation(path: string, method: string, spec: OperationSpec): Oper
     operation.responses[status] = buildResponse(response, spec.rateLimit !== undefined);
   }
   if (spec.body) operation.responses["413"] ??= { $ref: "#/components/responses/PayloadTooLarge" };
+  // The cross-site rule covers every state-changing method (unlock states its own 403).
+  if (STATE_CHANGING.includes(method)) {
+    operation.responses["403"] ??= { $ref: "#/components/responses/CrossSiteRefused" };
+  }
   if (spec.rateLimit) {
     operation.responses["429"] ??= { $ref: "#/components/responses/TooManyRequests" };
     operation["x-rate-limit"] = {
@@ -326,6 +337,13 @@ function sharedComponents(): OpenApiDocument["components"] {
           Allow: { description: "The methods the path answers", schema: { type: "string" } },
         },
         content: errorContent("method not allowed; /api/create answers POST, OPTIONS"),
+      },
+      CrossSiteRefused: {
+        description: "Sent by a page of another site (`Sec-Fetch-Site: cross-site` or " +
+          "`same-site`, or an `Origin` naming neither this host nor `BASE_URL`) without a " +
+          "preflight (a form, `text/plain` or untyped body, or none): nothing is changed or " +
+          "counted. A JSON body (`Content-Type: application/json`) is preflighted and taken.",
+        content: errorContent(CROSS_SITE_SIMPLE),
       },
       PayloadTooLarge: {
         description: "The body is larger than 64 KiB",

@@ -62,7 +62,8 @@ Deno.test("an operation gets its body, responses, limit and the shared error res
     "application/json",
     "application/x-www-form-urlencoded",
   ]);
-  assertEquals(Object.keys(operation.responses), ["201", "400", "405", "413", "429", "503"]);
+  assertEquals(Object.keys(operation.responses), ["201", "400", "403", "405", "413", "429", "503"]);
+  assertEquals(operation.responses["403"], { $ref: "#/components/responses/CrossSiteRefused" });
   assertEquals(operation["x-rate-limit"], { name: "things", limit: 3, windowSeconds: 60 });
   const made = operation.responses["201"]!;
   assert(!("$ref" in made));

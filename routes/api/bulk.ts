@@ -7,6 +7,7 @@ import { bulkInput, type BulkOutcome, createLinks, toLinkView } from "../../lib/
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import { formLines, isFormPost, readObjectBody } from "../_lib/body.ts";
+import { clientGroup } from "../_lib/client.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { destinationRules } from "../_lib/deps.ts";
 import { bulkFormErrorPage, toBulkOutcome } from "../_lib/post_redirect_get.tsx";
@@ -30,7 +31,10 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const body = await readObjectBody(c);
       if (isFormPost(c)) body.urls = formLines(body.urls);
       const input = parseInput(bulkInput, body);
-      const outcomes = await createLinks(store, input, destinationRules(deps));
+      const outcomes = await createLinks(store, input, {
+        ...destinationRules(deps),
+        client: clientGroup(c, config.trustProxy),
+      });
       // A browser goes on to the outcome's page (post, redirect, get): reloading it, or going
       // back to it, makes no second set of links.
       if (isBrowserForm(c)) {

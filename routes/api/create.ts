@@ -12,6 +12,7 @@ import {
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
 import { isFormPost, readObjectBody } from "../_lib/body.ts";
+import { clientGroup } from "../_lib/client.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { destinationRules } from "../_lib/deps.ts";
 import { createFormErrorPage, toMadeLink } from "../_lib/post_redirect_get.tsx";
@@ -34,7 +35,10 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     async (c) => {
       const body = await readObjectBody(c);
       const input = parseInput(createLinkInput, isFormPost(c) ? withFormVisitLimit(body) : body);
-      const record = await createLink(store, input, destinationRules(deps));
+      const record = await createLink(store, input, {
+        ...destinationRules(deps),
+        client: clientGroup(c, config.trustProxy),
+      });
       const view = toLinkView(record, { baseUrl: config.baseUrl, now: store.now() });
       // A browser goes on to the new link's card (post, redirect, get): reloading it, or going
       // back to it, makes no second link.

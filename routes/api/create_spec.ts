@@ -17,8 +17,9 @@ export const spec: RouteSpec = {
       "`https://`; only http(s) URLs with a real host, not this service's, are taken. Without " +
       "`slug`, seven random base62 characters are drawn. With `pass`, the link is protected: " +
       "its redirect needs the unlock cookie, and its destination is withheld elsewhere. With " +
-      "`maxVisits`, the link opens for at most that many people (bots, link-preview crawlers " +
-      "and HEAD never count) and its last visit retires it; a form sends it as digits. Empty " +
+      "`maxVisits`, the link opens at most that many times, each by `POST /<slug>` (its Open " +
+      "button; no GET takes a visit), its destination is withheld everywhere (`url: null`), " +
+      "and its last visit retires it; a form sends it as digits. Empty " +
       "or `null` optional fields count as absent; unknown fields are ignored. A body sent as a " +
       "form that parses as a JSON object is read as JSON (`curl -d '{...}'`). A browser's " +
       "form post (a form body and `Accept: text/html`) that succeeds answers 303 to `/?made=<slug>`, the start page with the " +

@@ -9,7 +9,7 @@ import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
 import { jsonArray, streamResponse } from "../_lib/stream.ts";
-import { readUnlocks } from "../_lib/unlock.ts";
+import { cacheControlOf, readUnlocks } from "../_lib/unlock.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
 import { CONTENT_TYPES } from "./export_spec.ts";
 export { spec } from "./export_spec.ts";
@@ -30,7 +30,8 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       : textPieces(entries);
     const headers: Record<string, string> = {
       "Content-Type": CONTENT_TYPES[format],
-      "Cache-Control": "no-store",
+      // A request with an unlock cookie may see a protected destination: never compressed.
+      "Cache-Control": cacheControlOf(unlocks.size > 0),
     };
     if (format === "csv") headers["Content-Disposition"] = 'attachment; filename="links.csv"';
     return streamResponse(pieces, headers);

@@ -10,7 +10,7 @@ import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { EXAMPLE_LIST_ENTRY, EXAMPLE_PROTECTED_ENTRY } from "../_lib/examples.ts";
 import { jsonArray, streamResponse } from "../_lib/stream.ts";
-import { readUnlocks } from "../_lib/unlock.ts";
+import { cacheControlOf, readUnlocks } from "../_lib/unlock.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
 
 /** What the route takes and answers, for the API document. */
@@ -45,7 +45,8 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       });
       return streamResponse(jsonArray(entries), {
         "Content-Type": "application/json; charset=utf-8",
-        "Cache-Control": "no-store",
+        // A request with an unlock cookie may see a protected destination: never compressed.
+        "Cache-Control": cacheControlOf(unlocks.size > 0),
       });
     },
   );

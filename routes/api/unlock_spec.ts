@@ -3,6 +3,7 @@
  * @module
  */
 import { z } from "zod";
+import { CROSS_SITE_UNLOCK } from "../_lib/cross_site.ts";
 import { NotProtectedError, WrongPasswordError } from "../../lib/errors.ts";
 import { existingSlug, linkConfirmation, password } from "../../lib/links/mod.ts";
 import { errorResponse, jsonResponse, linkNotFound, type RouteSpec } from "../_openapi/mod.ts";
@@ -27,9 +28,9 @@ export const spec: RouteSpec = {
       "fails gets the unlock page again, with the reason, under the status below (without " +
       "the form when the slug is missing or impossible, or the link unknown or open). Besides " +
       "the 10 a minute per client, a client (an IPv4 address, an IPv6 /64) gets 5 wrong " +
-      "passwords on a link per 10-minute window, and a link takes 130 from everyone (also 429; " +
-      "fixed windows, as the rate limits). A " +
-      "right password costs no try.",
+      "passwords on a link per 10-minute window; once a link has taken 130 from everyone, 3 " +
+      "(also 429; fixed windows, as the rate limits). A client's first three tries are always " +
+      "heard, and a right password costs no try.",
     body: { schema: unlockInput, example: { slug: "secret", pass: "correct horse" }, form: true },
     responses: {
       200: jsonResponse("Unlocked: the cookie is set", {
@@ -55,7 +56,11 @@ export const spec: RouteSpec = {
         "A missing field, or a link that has no password",
         new NotProtectedError("hello").message,
       ),
-      403: errorResponse("The password is wrong", new WrongPasswordError().message),
+      403: errorResponse(
+        "The password is wrong; or the request came from a page of another site " +
+          `(\`Sec-Fetch-Site\` or \`Origin\`), whatever its body: "${CROSS_SITE_UNLOCK}"`,
+        new WrongPasswordError().message,
+      ),
       404: linkNotFound("No live link has the slug", "secret"),
     },
     rateLimit: RATE_LIMITS.unlock,

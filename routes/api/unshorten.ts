@@ -20,7 +20,7 @@ import {
 } from "../../lib/links/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
-import { isUnlocked } from "../_lib/unlock.ts";
+import { cacheControlOf, isUnlocked } from "../_lib/unlock.ts";
 export { spec } from "./unshorten_spec.ts";
 
 /** The route: the link with its clicks; 410 when expired, 404 when it never existed. */
@@ -51,7 +51,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
         unlocked,
       }),
       200,
-      { "Cache-Control": "no-store" },
+      { "Cache-Control": cacheControlOf(unlocked && found.record.passHash !== null) },
     );
   });
 }

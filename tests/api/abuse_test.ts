@@ -25,13 +25,16 @@ Deno.test("400 requests of one client sent together cost the store about two com
   assert(took < 2_000, `${Math.round(took)} ms`);
 });
 
-/** Takes every place of the hashing queue, running and waiting, until the result is disposed. */
+/**
+ * Takes every place of the hashing queue, running and waiting, until the result is disposed:
+ * one place for each of as many clients, so none holds more than its share.
+ */
 function fillHashing(): AsyncDisposable {
   let release = () => {};
   const gate = new Promise<void>((resolve) => release = resolve);
   const jobs = Array.from(
     { length: hashing.concurrency + hashing.capacity },
-    () => hashing.run(() => gate),
+    (_, i) => hashing.run(() => gate, { client: `203.0.113.${i}` }),
   );
   return {
     async [Symbol.asyncDispose]() {
@@ -93,4 +96,35 @@ Deno.test("an unlock past the hashing queue answers 503 and costs the client no 
     assertEquals((await t.json("/api/unlock", { slug: "locked", pass: "x" })).status, 403);
   }
   assertEquals((await t.json("/api/unlock", { slug: "locked", pass: "pw" })).status, 429);
+});
+
+Deno.test("one client holding the whole hashing queue keeps no stranger's create or unlock out", async () => {
+  await using t = await testApp();
+  assertEquals(
+    (await t.json("/api/create", { url: "example.com/l", slug: "locked", pass: "pw" })).status,
+    201,
+  );
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => release = resolve);
+  const held = Array.from(
+    { length: hashing.concurrency + hashing.capacity },
+    () =>
+      hashing.run(() => gate, { client: "2001:db8:1::/64" }).then(() => "done", () => "refused"),
+  );
+  const created = t.json("/api/create", { url: "example.com/q", pass: "pw" }, {
+    client: "198.51.100.9",
+  });
+  const unlocked = t.json("/api/unlock", { slug: "locked", pass: "pw" }, {
+    client: "2001:db8:2::1",
+  });
+  // Each stranger took a place the holder was waiting in; neither waits behind the rest of it.
+  for (let turn = 0; turn < 10_000 && hashing.waitingOf("2001:db8:1::/64") > 62; turn++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  assertEquals([hashing.waiting, hashing.waitingOf("2001:db8:1::/64")], [64, 62]);
+  release();
+  assertEquals((await created).status, 201);
+  assertEquals((await unlocked).status, 200);
+  const outcomes = await Promise.all(held);
+  assertEquals(outcomes.filter((outcome) => outcome === "refused").length, 2);
 });

@@ -135,7 +135,7 @@ Deno.test("POST /api/bulk answers 400 for a malformed request", async () => {
   }]);
 });
 
-Deno.test("POST /api/bulk protects every row with pass, each with its own salt", async () => {
+Deno.test("POST /api/bulk protects every row with pass, hashed once for all of them", async () => {
   await using t = await testApp();
   const res = await t.json("/api/bulk", { urls: ["example.com/x", "example.com/y"], pass: "pw" });
   const body = await res.json();
@@ -149,9 +149,9 @@ Deno.test("POST /api/bulk protects every row with pass, each with its own salt",
     const stored = await t.store.kv.get<{ passHash: string }>(["links", entry.link.slug]);
     hashes.push(stored.value?.passHash);
   }
-  assert(
-    hashes[0] !== hashes[1] && hashes.every((hash) => hash?.startsWith("pbkdf2-sha256$600000$")),
-  );
+  // One hash (~80 ms of a core) for the request, not one per row.
+  assertEquals(hashes[0], hashes[1]);
+  assert(hashes[0]?.startsWith("pbkdf2-sha256$600000$"));
   assertEquals((await t.request(`/${body[0].link.slug}`)).status, 401);
 });
 

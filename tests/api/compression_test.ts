@@ -89,3 +89,39 @@ Deno.test("Accept-Encoding picks br, then gzip, honouring q=0 and *", () => {
   assertEquals(chooseEncoding("*, gzip;q=0")?.[0], undefined);
   assertEquals(chooseEncoding("BR")?.[0], "br");
 });
+
+Deno.test("an answer that may show a destination an unlock cookie revealed is never compressed", async () => {
+  await using t = await testApp();
+  for (let i = 0; i < 20; i++) {
+    // Notes anyone can write, beside the secret in the same answer.
+    await t.json("/api/create", { url: `example.com/${i}`, note: `https://secret.example/a${i}` });
+  }
+  await t.json("/api/create", {
+    url: "https://secret.example/abcdef",
+    slug: "locked",
+    pass: "pw",
+  });
+  const unlock = await t.json("/api/unlock", { slug: "locked", pass: "pw" });
+  const cookie = unlock.headers.get("set-cookie")!.split(";")[0]!;
+  for (const path of ["/api/links", "/api/export", "/api/export?format=csv"]) {
+    for (const accept of [GZIP, BROTLI]) {
+      const revealing = await t.request(path, { headers: { ...accept, Cookie: cookie } });
+      assertEquals(revealing.status, 200, path);
+      assertEquals(revealing.headers.get("content-encoding"), null, path);
+      assertEquals(revealing.headers.get("cache-control"), "no-store, no-transform", path);
+      assert((await revealing.text()).includes("https://secret.example/abcdef"), path);
+      // Without the cookie (or with a forged one) nothing is revealed, and it is compressed.
+      for (const headers of [accept, { ...accept, Cookie: "unlock_locked=forged.token" }]) {
+        const res = await t.request(path, { headers });
+        assertEquals(res.headers.get("content-encoding"), accept === GZIP ? "gzip" : "br", path);
+        assertEquals(res.headers.get("cache-control"), "no-store", path);
+        assert(!(await decoded(res)).includes("https://secret.example/abcdef"), path);
+      }
+    }
+  }
+  const unshortened = await t.request("/api/unshorten?slug=locked", {
+    headers: { ...BROTLI, Cookie: cookie },
+  });
+  assertEquals(unshortened.headers.get("cache-control"), "no-store, no-transform");
+  assertEquals((await unshortened.json()).url, "https://secret.example/abcdef");
+});

@@ -49,6 +49,13 @@ const ROWS: Row[] = [
   ["redirect HEAD", "/pinned", { method: "HEAD" }],
   ["redirect with an id", "/pinned", withId("abc.def")],
   ["locked", "/locked"],
+  [
+    "create limited",
+    "/api/create",
+    json({ url: "example.com/ltd", slug: "limited", maxVisits: 2 }),
+  ],
+  ["Open page", "/limited"],
+  ["Open", "/limited", { method: "POST" }],
   ["unlock", "/api/unlock", json({ slug: "locked", pass: "pw" })],
   ["unlock form", "/api/unlock", { method: "POST", headers: FORM, body: "slug=locked&pass=pw" }],
   ["unknown page", "/nothing"],
@@ -176,6 +183,28 @@ const EXPECTED: Record<string, [number, Record<string, string>]> = {
     "content-security-policy":
       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self' http: https:; frame-ancestors 'none'",
   }],
+  "create limited": [201, {
+    ...JSON_ANSWER,
+    "location": "http://sho.rt/limited",
+    "ratelimit-limit": "30",
+    "ratelimit-remaining": "25",
+    "ratelimit-reset": "60",
+  }],
+  "Open page": [200, {
+    ...PAGE_ANSWER,
+    "cache-control": "no-store",
+    // The Open button's post is redirected on to the link's destination, on any site.
+    "content-security-policy":
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self' http: https:; frame-ancestors 'none'",
+  }],
+  // A POST that takes a visit is logged and has its id, unlike the redirect's 302.
+  "Open": [303, {
+    ...CORS,
+    "cache-control": "no-store",
+    "location": "https://example.com/ltd",
+    "referrer-policy": "unsafe-url",
+    "x-request-id": "<fresh>",
+  }],
   "unlock": [200, {
     ...JSON_ANSWER,
     "ratelimit-limit": "10",
@@ -275,7 +304,7 @@ const EXPECTED: Record<string, [number, Record<string, string>]> = {
   }],
   "OPTIONS on a live link": [405, {
     ...JSON_ANSWER,
-    "allow": "GET, HEAD",
+    "allow": "GET, HEAD, POST",
   }],
   "OPTIONS on a free name": [404, { ...PAGE_ANSWER, "cache-control": "no-store" }],
   "id with a dot": [200, {

@@ -116,8 +116,12 @@ async function judge(request: Request, res: Response): Promise<string[]> {
     path === "/api/check" && ["GET", "HEAD"].includes(request.method) &&
     url.searchParams.has("slug") && res.status !== 200
   ) wrong.push(`check answered ${res.status}`);
-  // One rule for every form: a 303 only for a browser's form post.
-  if (res.status === 303 && !isBrowserForm(request)) wrong.push("303 to a client not a browser");
+  // One rule for every form: a 303 only for a browser's form post. A link's own POST (its Open
+  // button) is no form endpoint: it answers 303 to its destination for every client.
+  const opensLink = request.method === "POST" && /^\/[^/]+$/.test(path) && !api;
+  if (res.status === 303 && !isBrowserForm(request) && !opensLink) {
+    wrong.push("303 to a client not a browser");
+  }
   if (res.status === 429 && !/^\d+$/.test(res.headers.get("retry-after") ?? "")) {
     wrong.push("429 without Retry-After");
   }

@@ -6,7 +6,10 @@ import {
   assertStringIncludes,
 } from "../_helpers/assert.ts";
 import { type TestApp, testApp } from "../_helpers/app.ts";
-import { CONTENT_SECURITY_POLICY, UNLOCK_CONTENT_SECURITY_POLICY } from "../../routes/_lib/html.ts";
+import {
+  CONTENT_SECURITY_POLICY,
+  ONWARD_FORM_CONTENT_SECURITY_POLICY,
+} from "../../routes/_lib/html.ts";
 import {
   BULK_PASS_FOR_KEPT_LINES,
   BULK_PASS_REFUSED,
@@ -101,7 +104,7 @@ Deno.test("every page answers with the strict CSP, no inline script and no style
     assertEquals(res.status, expected, path);
     assertEquals(
       res.headers.get("content-security-policy"),
-      path === "/locked" ? UNLOCK_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
+      path === "/locked" ? ONWARD_FORM_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
       path,
     );
     assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8", path);
@@ -738,17 +741,17 @@ Deno.test("only the unlock page lets its form's redirect chain leave the site", 
   const directives = (policy: string | null) =>
     Object.fromEntries((policy ?? "").split("; ").map((d) => [d.split(" ")[0], d]));
   const strict = directives(CONTENT_SECURITY_POLICY);
-  const unlock = directives(UNLOCK_CONTENT_SECURITY_POLICY);
+  const unlock = directives(ONWARD_FORM_CONTENT_SECURITY_POLICY);
   assertEquals(strict["form-action"], "form-action 'self'");
   assertEquals(unlock["form-action"], "form-action 'self' http: https:");
   // Every other directive is the strict one.
   assertEquals({ ...unlock, "form-action": strict["form-action"] }, strict);
   const locked = await t.request("/locked", { headers: { Accept: "text/html" } });
   assertEquals(locked.status, 401);
-  assertEquals(locked.headers.get("content-security-policy"), UNLOCK_CONTENT_SECURITY_POLICY);
+  assertEquals(locked.headers.get("content-security-policy"), ONWARD_FORM_CONTENT_SECURITY_POLICY);
   const wrong = await t.request("/api/unlock", form({ slug: "locked", pass: "nope" }));
   assertEquals(wrong.status, 403);
-  assertEquals(wrong.headers.get("content-security-policy"), UNLOCK_CONTENT_SECURITY_POLICY);
+  assertEquals(wrong.headers.get("content-security-policy"), ONWARD_FORM_CONTENT_SECURITY_POLICY);
   const right = await t.request("/api/unlock", form({ slug: "locked", pass: "pw" }));
   assertEquals(right.status, 303);
   assertEquals(right.headers.get("location"), "/locked");

@@ -107,6 +107,12 @@ async function preparePages(f: BrowserFixture): Promise<Record<string, string>> 
       },
       { url: `${f.destination}/locked`, slug: "locked-one", title: "Locked", pass: "pw" },
       { url: "example.org", slug: "noted", note: "A note that runs on for a while to wrap." },
+      {
+        url: `${f.destination}/minutes`,
+        slug: "board-minutes",
+        title: "Minutes of the board meeting",
+        maxVisits: 5,
+      },
     ]
   ) {
     const res = await fetch(`${f.origin}/api/create`, {
@@ -129,6 +135,8 @@ async function preparePages(f: BrowserFixture): Promise<Record<string, string>> 
     docs: "/docs",
     "not-found": "/no-such-link",
     unlock: "/locked-one",
+    open: "/board-minutes",
+    "link-limited": "/links/board-minutes",
   };
 }
 

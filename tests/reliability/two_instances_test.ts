@@ -152,38 +152,53 @@ Deno.test("two service processes on one KV file", async (t) => {
     },
   );
 
-  await t.step(
-    "200 concurrent people opening a link made to open 5 times across both: exactly 5 get through",
-    async () => {
-      const made = await call(a.origin, "/api/create", {
-        json: { url: "example.com/pair-five", slug: "pair-five", maxVisits: 5 },
-        client: clientNumber(4000),
-      });
-      assertEquals(made.status, 201);
-      // Both have the link cached, so neither answers from a first read alone.
-      for (const service of both) {
-        assertEquals((await call(service.origin, "/pair-five", { method: "HEAD" })).status, 200);
-      }
-      const visits = await Promise.all(
-        Array.from({ length: 200 }, (_, i) =>
-          call(both[i % 2]!.origin, "/pair-five", {
+  for (const [slug, times] of [["pair-five", 5], ["pair-one", 1], ["pair-fifty", 50]] as const) {
+    await t.step(
+      `200 concurrent Opens of a link with maxVisits ${times} across both: exactly ${times} 303s`,
+      async () => {
+        const made = await call(a.origin, "/api/create", {
+          json: { url: `example.com/${slug}`, slug, maxVisits: times },
+          client: clientNumber(4000 + times),
+        });
+        assertEquals(made.status, 201);
+        // Both have the link cached, and their Open pages, every client's GET, take nothing.
+        for (const service of both) {
+          assertEquals((await call(service.origin, `/${slug}`, { method: "HEAD" })).status, 200);
+          const page = await call(service.origin, `/${slug}`, {
             headers: { "User-Agent": DESKTOP_UA, Accept: "text/html" },
-            client: clientNumber(5000 + i),
-          })),
-      );
-      const statuses = visits.map((visit) => visit.status);
-      assertEquals(statuses.filter((status) => status === 302).length, 5, String(statuses));
-      assertEquals(statuses.filter((status) => status === 404).length, 195, String(statuses));
-      for (const visit of visits.filter((visit) => visit.status === 302)) {
-        assertEquals(visit.headers.get("location"), "https://example.com/pair-five");
-      }
-      for (const visit of visits.filter((visit) => visit.status === 404)) {
-        assert(visit.text.includes("was used up"), visit.text.slice(0, 300));
-      }
-      const unshorten = await call(b.origin, "/api/unshorten?slug=pair-five");
-      assertEquals([unshorten.status, unshorten.json<{ usedUp: boolean }>().usedUp], [410, true]);
-    },
-  );
+          });
+          assertEquals([page.status, page.headers.get("location")], [200, null]);
+          assert(page.text.includes("This link opens <strong>"), page.text.slice(0, 300));
+        }
+        const opens = await Promise.all(
+          Array.from({ length: 200 }, (_, i) =>
+            call(both[i % 2]!.origin, `/${slug}`, {
+              method: "POST",
+              headers: { "User-Agent": DESKTOP_UA, Accept: "text/html" },
+              client: clientNumber(5000 + times * 1000 + i),
+            })),
+        );
+        const statuses = opens.map((open) => open.status);
+        assertEquals(statuses.filter((status) => status === 303).length, times, String(statuses));
+        assertEquals(
+          statuses.filter((status) => status === 404).length,
+          200 - times,
+          String(statuses),
+        );
+        for (const open of opens.filter((open) => open.status === 303)) {
+          assertEquals(open.headers.get("location"), `https://example.com/${slug}`);
+          assertEquals(open.headers.get("referrer-policy"), "unsafe-url");
+          assertEquals(open.headers.get("cache-control"), "no-store");
+        }
+        for (const open of opens.filter((open) => open.status === 404)) {
+          assert(open.text.includes("was used up"), open.text.slice(0, 300));
+          assert(!open.text.includes(`example.com/${slug}`), "a used-up page names no destination");
+        }
+        const unshorten = await call(b.origin, `/api/unshorten?slug=${slug}`);
+        assertEquals([unshorten.status, unshorten.json<{ usedUp: boolean }>().usedUp], [410, true]);
+      },
+    );
+  }
 
   for (const service of both) assertEquals((await service.stop()).code, 0, service.output());
   // Every removal was confirmed by B, none answered at the one-second bound without it.
