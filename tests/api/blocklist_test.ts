@@ -62,3 +62,19 @@ Deno.test("the preview refuses a blocked host with reason host", async () => {
     reason: "host",
   });
 });
+
+Deno.test("a limited link to a blocked host answers 410 to its Open as to its GET, and keeps its visits", async () => {
+  await using t = await testApp();
+  const made = await t.json("/api/create", { url: "https://evil.example/doc", maxVisits: 2 });
+  const { slug } = await made.json();
+  t.deps.blocklist.replace(["evil.example"]);
+  assertEquals((await t.request(`/${slug}`)).status, 410);
+  const opened = await t.request(`/${slug}`, { method: "POST" });
+  assertEquals(opened.status, 410);
+  assertEquals(opened.headers.get("location"), null);
+  t.deps.blocklist.replace([]);
+  const open = await t.request(`/${slug}`, { method: "POST" });
+  assertEquals([open.status, open.headers.get("location")], [303, "https://evil.example/doc"]);
+  const left = await (await t.request(`/api/unshorten?slug=${slug}`)).json();
+  assertEquals(left.visitsLeft, 1, "the refused Open took no visit");
+});
