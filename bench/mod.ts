@@ -1,12 +1,13 @@
 /**
  * `deno task bench [section...]`: the service's benchmarks, figures printed, nothing asserted.
- * Sections: redirect, clicks, flush, creates, stats, listing, sweep, startup, passwords; and,
+ * Sections: redirect, clicks, flush, creates, stats, listing, sweep, startup, passwords, flood; and,
  * only when named, lighthouse (the pages' Lighthouse scores, which needs npm and Chromium).
  * @module
  */
 import { benchClickWait } from "./click_wait.ts";
 import { benchCreates } from "./creates.ts";
 import { benchFlush } from "./flush.ts";
+import { benchHashingFlood } from "./hashing_flood.ts";
 import { benchLighthouse } from "./lighthouse.ts";
 import { benchListing } from "./listing.ts";
 import { benchPasswords } from "./passwords.ts";
@@ -25,6 +26,7 @@ const SECTIONS: Record<string, () => Promise<unknown>> = {
   sweep: () => benchSweep(),
   startup: () => benchStartup(),
   passwords: () => benchPasswords(),
+  flood: () => benchHashingFlood(),
   lighthouse: () => benchLighthouse(),
 };
 
