@@ -38,10 +38,10 @@ interface Waiter {
  * asked for the fewest hashes since the queue was last idle, started and waiting (the longest
  * waiting among equals): a client asking for one waits only for the hashes running and those of
  * clients asking for no more, whatever others keep queued, and clients that keep the queue busy
- * take turns. When every place is taken, a client's hash
- * still gets one if another client holds at least two places more than it: that client's newest
- * waiting hash is refused with {@linkcode BusyError} (503, `Retry-After`) instead. Only when no
- * client holds more than its share is a hash refused at once.
+ * take turns. When every place is taken, a client's hash still gets one if another client holds
+ * at least two places more than it: that client's newest waiting hash is refused with
+ * {@linkcode BusyError} (503, `Retry-After`) instead. Only when no client holds more than its
+ * share is a hash refused at once.
  */
 export class HashQueue {
   #running = 0;
