@@ -1,13 +1,15 @@
 /**
  * `deno task bench [section...]`: the service's benchmarks, figures printed, nothing asserted.
- * Sections: redirect, classify, clicks, flush, creates, stats, listing, sweep, startup, passwords;
- * and, only when named, lighthouse (the pages' Lighthouse scores, which needs npm and Chromium).
+ * Sections: redirect, classify, clicks, flush, creates, stats, listing, sweep, startup, passwords,
+ * flood; and, only when named, lighthouse (the pages' Lighthouse scores, which needs npm and
+ * Chromium).
  * @module
  */
 import { benchClassify } from "./classify.ts";
 import { benchClickWait } from "./click_wait.ts";
 import { benchCreates } from "./creates.ts";
 import { benchFlush } from "./flush.ts";
+import { benchHashingFlood } from "./hashing_flood.ts";
 import { benchLighthouse } from "./lighthouse.ts";
 import { benchListing } from "./listing.ts";
 import { benchPasswords } from "./passwords.ts";
@@ -27,6 +29,7 @@ const SECTIONS: Record<string, () => Promise<unknown>> = {
   sweep: () => benchSweep(),
   startup: () => benchStartup(),
   passwords: () => benchPasswords(),
+  flood: () => benchHashingFlood(),
   lighthouse: () => benchLighthouse(),
 };
 

@@ -34,13 +34,14 @@ interface Waiter {
  * `capacity` wait. Each hash runs on a thread of its own, so with no bound a burst of them takes
  * every core from the event loop, and every request waits.
  *
- * Places are shared fairly among clients. A free place goes to the waiting client that has had
- * the fewest hashes started since the queue was last idle (the longest waiting among equals): a
- * client that has asked for none waits only for the hashes running, whatever others keep queued,
- * and clients that keep the queue busy take turns. When every place is taken, a client's hash
- * still gets one if another client holds at least two places more than it: that client's newest
- * waiting hash is refused with {@linkcode BusyError} (503, `Retry-After`) instead. Only when no
- * client holds more than its share is a hash refused at once.
+ * Places are shared fairly among clients. A free place goes to the waiting client that has
+ * asked for the fewest hashes since the queue was last idle, started and waiting (the longest
+ * waiting among equals): a client asking for one waits only for the hashes running and those of
+ * clients asking for no more, whatever others keep queued, and clients that keep the queue busy
+ * take turns. When every place is taken, a client's hash still gets one if another client holds
+ * at least two places more than it: that client's newest waiting hash is refused with
+ * {@linkcode BusyError} (503, `Retry-After`) instead. Only when no client holds more than its
+ * share is a hash refused at once.
  */
 export class HashQueue {
   #running = 0;
@@ -106,16 +107,17 @@ export class HashQueue {
     this.#started.set(client, (this.#started.get(client) ?? 0) + 1);
   }
 
-  // The place goes straight to the waiting client served least since the queue was idle.
+  // The place goes straight to the waiting client that has asked for the fewest hashes since
+  // the queue was idle (started and waiting): one asking for more, or for longer, waits more.
   #startNext(): void {
     let next: string | undefined;
     let fewest = Infinity;
     let earliest = Infinity;
     for (const [client, waiting] of this.#queued) {
-      const started = this.#started.get(client) ?? 0;
+      const asked = (this.#started.get(client) ?? 0) + waiting.length;
       const arrived = waiting[0]!.arrived;
-      if (started < fewest || (started === fewest && arrived < earliest)) {
-        [next, fewest, earliest] = [client, started, arrived];
+      if (asked < fewest || (asked === fewest && arrived < earliest)) {
+        [next, fewest, earliest] = [client, asked, arrived];
       }
     }
     if (next === undefined) {
