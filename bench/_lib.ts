@@ -7,6 +7,7 @@ import { monotonicFactory } from "ulid";
 import { addCreationTallies, createLink, type DatedLinkRecord } from "../lib/links/mod.ts";
 import { addLinkWrites } from "../lib/links/write.ts";
 import { openStore, type Store } from "../lib/kv/store.ts";
+import { record } from "../testing/visits.ts";
 
 /** A store on a fresh local KV file in a temporary folder. */
 export async function freshStore(): Promise<Store & AsyncDisposable & { path: string }> {
@@ -60,7 +61,7 @@ export async function seedClicks(store: Store, links: DatedLinkRecord[]): Promis
   const buffer = new ClickBuffer(store, { flushThreshold: Number.MAX_SAFE_INTEGER, log: () => {} });
   for (const [i, link] of links.entries()) {
     for (let v = 0; v < 1 + (i % 3); v++) {
-      buffer.record(link, {
+      record(buffer, link, {
         userAgent: AGENTS[(i + v) % AGENTS.length]!,
         referer: (i + v) % 4 === 0 ? "" : `https://site${(i + v) % 50}.example/`,
         client: `81.2.${(i + v) % 250}.${v + 1}`,

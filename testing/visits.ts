@@ -2,7 +2,7 @@
  * Visitors for click tests.
  * @module
  */
-import type { VisitFacts } from "../lib/clicks/mod.ts";
+import type { ClickBuffer, VisitedLink, VisitFacts } from "../lib/clicks/mod.ts";
 
 /** A desktop browser. */
 export const DESKTOP_UA =
@@ -16,4 +16,13 @@ export const BOT_UA = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots
 /** A visit from a desktop in Great Britain, with no referrer unless given. */
 export function visit(overrides: Partial<VisitFacts> = {}): VisitFacts {
   return { userAgent: DESKTOP_UA, referer: "", client: "81.2.69.160", country: "", ...overrides };
+}
+
+/** Records the visit `facts` to `link` in `buffer`, as the redirect does. */
+export function record(
+  buffer: ClickBuffer,
+  link: VisitedLink,
+  facts: VisitFacts = visit(),
+): void {
+  buffer.recordVisit(link, facts.userAgent, facts.referer, facts.client, facts.country);
 }

@@ -134,3 +134,11 @@ export class Adopter {
     }
   }
 }
+
+/**
+ * How long a writer's key may stay unchanged before another takes its journal over: half the
+ * lag, within 0.75 to 30 s, so a killed writer's figures are written within two lag periods.
+ */
+export function silenceOf(lagMs: number): number {
+  return Math.min(30_000, Math.max(750, lagMs / 2));
+}

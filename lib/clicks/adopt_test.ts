@@ -1,13 +1,14 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
 import { keysUnder, memoryStore, tally, type TestStore } from "../../tests/_helpers/store.ts";
-import { MOBILE_UA, visit } from "../../testing/visits.ts";
+import { MOBILE_UA, record, visit } from "../../testing/visits.ts";
 import { clickWriterKey, linkStatsKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";
 import { readCounters } from "../links/read.ts";
 import { CLICKS, COUNTRIES, DAY_CLICKS, DEVICES, REFERRERS } from "../tallies/kinds.ts";
 import { readLinkStats, shareOf } from "../tallies/shares.ts";
-import { ClickBuffer, silenceOf } from "./buffer.ts";
+import { silenceOf } from "./adopt.ts";
+import { ClickBuffer } from "./buffer.ts";
 
 const options = { serviceHost: "sho.rt" };
 const LAG_MS = 60_000;
@@ -32,9 +33,13 @@ async function links(store: TestStore, count: number): Promise<Made[]> {
 function visitEach(buffer: ClickBuffer, made: Made[], count: number): void {
   for (const link of made) {
     for (let i = 0; i < count; i++) {
-      if (i % 3 === 0) buffer.record(link, visit());
-      else if (i % 3 === 1) buffer.record(link, visit({ referer: "https://news.example/a" }));
-      else buffer.record(link, visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::200e" }));
+      if (i % 3 === 0) record(buffer, link, visit());
+      else if (i % 3 === 1) record(buffer, link, visit({ referer: "https://news.example/a" }));
+      else {record(
+          buffer,
+          link,
+          visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::200e" }),
+        );}
     }
   }
 }

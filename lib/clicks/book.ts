@@ -17,6 +17,8 @@ export interface LinkFigures {
   title: string;
   /** Clicks by people. */
   clicks: number;
+  /** Visits by bots, which are no clicks (counted under the device `bot`). */
+  bots: number;
   /** Time of the last click by a person (epoch ms), 0 when none. */
   lastUsedAt: number;
   /** Clicks by people per UTC day. */
@@ -91,6 +93,7 @@ export class FigureBook {
         id: deltas.id,
         title: deltas.title,
         clicks: 0,
+        bots: 0,
         lastUsedAt: 0,
         days: new Map(),
         referrers: new Map(),
@@ -108,6 +111,7 @@ export class FigureBook {
     if (!figures.parts.includes(part)) figures.parts.push(part);
     const before = figures.bytes;
     figures.clicks += deltas.clicks;
+    figures.bots += deltas.bots;
     figures.lastUsedAt = Math.max(figures.lastUsedAt, deltas.lastUsedAt);
     figures.bytes += addAll(figures.days, deltas.days);
     figures.bytes += addAll(figures.referrers, deltas.referrers);

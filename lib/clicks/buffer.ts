@@ -1,129 +1,36 @@
 /**
  * The click buffer: the redirect records visits in memory and never waits for the store; a timer
- * writes them (see `flush.ts`), and shutdown writes everything. A failed flush is retried;
+ * writes them (`write_clicks.ts`, `write_figures.ts`), and shutdown writes everything. A failed flush is retried;
  * nothing is lost meanwhile, up to a bound in bytes on what waits.
  * @module
  */
 import type { Store } from "../kv/store.ts";
-import { DAY_MS, dayOf } from "../tallies/kinds.ts";
 import { type RankedName, rerank } from "../tallies/rank.ts";
+import { VisitClassifier } from "./classify.ts";
+import { Adopter, silenceOf } from "./adopt.ts";
 import {
-  type CountryLookup,
-  SLICE_MS,
-  VisitClassifier,
-  type VisitFacts,
-  yieldToLoop,
-} from "./classify.ts";
-import { Adopter } from "./adopt.ts";
+  addVisit,
+  type Batch,
+  MAX_PENDING_BYTES,
+  newBatch,
+  oldestVisitAt,
+  pendingIn,
+  resolveCountries,
+  summaries,
+  type VisitedLink,
+  written,
+} from "./batch.ts";
 import { FigureBook, type LinkFigures } from "./book.ts";
 import { loadGeoipLookup } from "./geoip.ts";
 import { deleteParts } from "./journal.ts";
 import { CommitSequence } from "./sequence.ts";
-import { type FlushOutcome, type LinkVisits, VISIT_STRIDE } from "./visits.ts";
+import { type ClickBufferOptions, MAX_FIGURE_BYTES } from "./options.ts";
 import { clicksPerCommit, writeClicks } from "./write_clicks.ts";
 import { writeFigures } from "./write_figures.ts";
 
-/** The link a visit went to. */
-export interface VisitedLink {
-  slug: string;
-  id: string;
-  title: string;
-}
-
-/** Options of {@linkcode ClickBuffer}. */
-export interface ClickBufferOptions {
-  /**
-   * Visits waiting that make a flush start at once, a guard against a burst; default 100,000.
-   * Below it the timer sets the pace.
-   */
-  flushThreshold?: number;
-  /**
-   * Bytes of visits waiting for their clicks to be written (while the store fails, say) past
-   * which new visits are dropped; default {@linkcode MAX_PENDING_BYTES}.
-   */
-  maxPendingBytes?: number;
-  /**
-   * How long a link's figures other than its clicks may wait, in ms: `STATS_LAG_SECONDS`;
-   * default 60 s.
-   */
-  statsLagMs?: number;
-  /**
-   * Bytes of figures waiting for the slower cadence past which the longest waiting are written
-   * at once; default {@linkcode MAX_FIGURE_BYTES}.
-   */
-  maxFigureBytes?: number;
-  /** Links a commit of clicks takes; default {@linkcode clicksPerCommit} of a batch's links. */
-  clicksPerCommit?: number;
-  /** Links a commit of figures takes at most; default {@linkcode writeFigures}'s. */
-  figuresPerCommit?: number;
-  /**
-   * Country lookup by address; default the offline geoip database, loaded as the buffer starts
-   * (or on its first flush).
-   */
-  countryLookup?: CountryLookup;
-  /** Where failures are reported; default `console.error`. */
-  log?: (message: string, error?: unknown) => void;
-  /**
-   * Told of every flush's outcome, so that a failure lasting many flushes is logged once (see
-   * `lib/log/fault.ts`); without it, every failed flush is reported through `log`.
-   */
-  flushFault?: {
-    failed(error: unknown, waiting: { waiting: number; figuresWaiting: number }): void;
-    succeeded(): void;
-  };
-  /** Told how many visits were recorded and written, for metrics. */
-  onRecorded?: (visits: number) => void;
-  /** Told what each committed chunk of clicks wrote, for metrics. */
-  onFlushed?: (outcome: FlushOutcome) => void;
-}
-
-/**
- * The default bound on visits waiting for their clicks to be written: 64 MiB. A visit is
- * classified as it is recorded and kept as three names (see `VisitList`), counted as 24 bytes;
- * while the country lookup is not yet loaded, its client address as well, counted as 48 bytes
- * plus two a character. A link waiting is counted as 400 bytes. Some 2.5 million visits.
- */
-export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
-
-/** The default bound on figures waiting for the slower cadence, in estimated bytes: 32 MiB. */
-export const MAX_FIGURE_BYTES = 32 * 1024 * 1024;
-
-// What a visit, an address kept for its country and a link waiting take, generous estimates.
-const VISIT_BYTES = 24;
-const ADDRESS_BYTES = 48;
-const LINK_BYTES = 400;
 // A tick's figures stop after this much time, the rest left for the next tick, so that a large
 // round of figures never holds back the next second's clicks.
 const FIGURES_TICK_MS = 250;
-
-// A link's visits waiting, classified as they were recorded. It is itself the `LinkVisits` a
-// flush writes: once taken, no visit is added to it.
-interface PendingLink extends LinkVisits {
-  /**
-   * The client address of each visit whose country slot is {@linkcode UNRESOLVED}, in order:
-   * visits recorded before the country lookup was loaded.
-   */
-  unresolved: string[] | null;
-  /** When its first visit in the batch was recorded (epoch ms). */
-  firstAt: number;
-  /** Taken by a flush to be written: visits after that wait for the next batch. */
-  taken: boolean;
-  /** Bytes its visits take (see {@linkcode MAX_PENDING_BYTES}). */
-  bytes: number;
-}
-
-// The country of a visit whose address waits for the country lookup.
-const UNRESOLVED = "?";
-
-interface Batch {
-  day: string;
-  dayEnd: number;
-  links: Map<string, PendingLink>;
-  /** Visits. */
-  size: number;
-  /** Bytes its links' counts take. */
-  bytes: number;
-}
 
 /** Buffers visits in memory and flushes them to the store. */
 export class ClickBuffer {
@@ -174,7 +81,7 @@ export class ClickBuffer {
     this.#heartbeatMs = silentMs / 3;
     this.#adopter = new Adopter(this.#sequence, store, silentMs);
     this.#classifier = new VisitClassifier(options.countryLookup ?? null);
-    this.#batch = this.#newBatch(store.now());
+    this.#batch = newBatch(store.now());
   }
 
   /** Visits recorded whose clicks are not yet written, those a flush is writing now included. */
@@ -216,15 +123,10 @@ export class ClickBuffer {
     return this.#dropped;
   }
 
-  /** Records one visit; cheap, synchronous, never throws for the store's sake. */
-  record(link: VisitedLink, facts: VisitFacts): void {
-    this.recordVisit(link, facts.userAgent, facts.referer, facts.client, facts.country);
-  }
-
   /**
-   * {@linkcode ClickBuffer.record} with the facts as arguments, for the redirect's hot path: the
-   * visit is classified through the classifier's caches and counted, and a caller that has read
-   * the clock passes `now`.
+   * Records one visit: cheap, synchronous, never throws for the store's sake. The visit is
+   * classified through the classifier's caches and counted; the facts come as arguments, not an
+   * object made for each request, and a caller that has read the clock passes `now`.
    */
   recordVisit(
     link: VisitedLink,
@@ -251,25 +153,7 @@ export class ClickBuffer {
       addVisit(open, joining, this.#classifier, userAgent, referer, client, country, now);
     } else {
       const batch = this.#batch;
-      let pending = batch.links.get(link.id);
-      if (pending === undefined) {
-        pending = {
-          slug: link.slug,
-          id: link.id,
-          title: link.title,
-          clicks: 0,
-          bots: 0,
-          lastUsedAt: 0,
-          day: batch.day,
-          visits: [],
-          unresolved: null,
-          firstAt: now,
-          taken: false,
-          bytes: LINK_BYTES,
-        };
-        batch.links.set(link.id, pending);
-        batch.bytes += LINK_BYTES;
-      }
+      const pending = pendingIn(batch, link, now);
       addVisit(batch, pending, this.#classifier, userAgent, referer, client, country, now);
       if (batch.size >= this.#threshold) queueMicrotask(() => void this.#run(false));
     }
@@ -395,12 +279,7 @@ export class ClickBuffer {
         onCommitted: (chunk, outcome) => {
           const now = this.#store.now();
           for (const { link, deltas, part } of chunk) {
-            const pending = batch.links.get(link.id);
-            if (pending) {
-              batch.size -= visitsOf(pending);
-              batch.bytes -= pending.bytes;
-            }
-            batch.links.delete(link.id);
+            written(batch, link.id);
             // A journal of this writer's earlier name is another's since it was taken over.
             if (part.writer === this.#sequence.id) this.#book.add(deltas, part, now);
           }
@@ -455,18 +334,13 @@ export class ClickBuffer {
 
   #rollOver(now: number): void {
     if (this.#batch.size > 0) this.#keepForRetry([...this.#retry, this.#batch]);
-    this.#batch = this.#newBatch(now);
+    this.#batch = newBatch(now);
   }
 
   #keepForRetry(batches: Batch[]): void {
     this.#retry = batches;
     this.#retrySize = batches.reduce((sum, batch) => sum + batch.size, 0);
     this.#retryBytes = batches.reduce((sum, batch) => sum + batch.bytes, 0);
-  }
-
-  #newBatch(now: number): Batch {
-    const dayStart = now - (now % DAY_MS);
-    return { day: dayOf(now), dayEnd: dayStart + DAY_MS, links: new Map(), size: 0, bytes: 0 };
   }
 
   /** Loads the country lookup once (a failed load is tried again by the next call). */
@@ -482,106 +356,4 @@ export class ClickBuffer {
   #report(message: string, error: unknown): void {
     (this.#options.log ?? ((text, cause) => console.error(text, cause)))(message, error);
   }
-}
-
-/**
- * How long a writer's key may stay unchanged before another takes its journal over: half the
- * lag, within 0.75 to 30 s, so a killed writer's figures are written within two lag periods.
- */
-export function silenceOf(lagMs: number): number {
-  return Math.min(30_000, Math.max(750, lagMs / 2));
-}
-
-/** When the oldest visit waiting in `batches` was recorded (epoch ms); Infinity when none waits. */
-function oldestVisitAt(batches: Batch[]): number {
-  let oldest = Infinity;
-  for (const batch of batches) {
-    for (const link of batch.links.values()) oldest = Math.min(oldest, link.firstAt);
-  }
-  return oldest;
-}
-
-/**
- * Moves the visits of each link of `batches` counted by client address (recorded before the
- * country lookup was loaded) to their countries, a few ms at a time between turns of the loop.
- */
-async function resolveCountries(batches: Batch[], classifier: VisitClassifier): Promise<void> {
-  let sliceStart = performance.now();
-  for (const batch of batches) {
-    for (const link of batch.links.values()) {
-      const addresses = link.unresolved;
-      if (addresses === null) continue;
-      const visits = link.visits;
-      let next = 0;
-      for (let i = 2; i < visits.length; i += VISIT_STRIDE) {
-        if (visits[i] !== UNRESOLVED) continue;
-        const address = addresses[next++]!;
-        visits[i] = classifier.addressCountry(address) ?? "unknown";
-        const bytes = -addressBytes(address);
-        link.bytes += bytes;
-        batch.bytes += bytes;
-        if (performance.now() - sliceStart >= SLICE_MS) {
-          await yieldToLoop();
-          sliceStart = performance.now();
-        }
-      }
-      link.unresolved = null;
-    }
-  }
-}
-
-/**
- * Each link of `batch` as it is taken, so a flush does that work a chunk at a time between its
- * commits. The links go in the order of their ids, which is the order of their counters in the
- * store: a commit's sums then share the store's pages. Links leave the batch as their chunks
- * commit, while this runs.
- */
-function* summaries(batch: Batch): Generator<LinkVisits> {
-  for (const id of [...batch.links.keys()].sort()) {
-    const link = batch.links.get(id);
-    if (link === undefined) continue;
-    link.taken = true; // its visits from now on wait for the next batch
-    yield link;
-  }
-}
-
-/** Classifies a visit and keeps it in `pending`, a link of `batch`. */
-function addVisit(
-  batch: Batch,
-  pending: PendingLink,
-  classifier: VisitClassifier,
-  userAgent: string,
-  referer: string,
-  client: string,
-  country: string,
-  now: number,
-): void {
-  const device = classifier.device(userAgent);
-  let bytes = VISIT_BYTES;
-  if (device === "bot") {
-    pending.bots++;
-    pending.visits.push(device, "", "");
-  } else {
-    pending.clicks++;
-    if (now > pending.lastUsedAt) pending.lastUsedAt = now;
-    const found = classifier.country(country, client);
-    pending.visits.push(device, classifier.referrer(referer), found ?? UNRESOLVED);
-    if (found === null) {
-      (pending.unresolved ??= []).push(client);
-      bytes += addressBytes(client);
-    }
-  }
-  pending.bytes += bytes;
-  batch.bytes += bytes;
-  batch.size++;
-}
-
-/** What keeping `address` for its country takes (see {@linkcode MAX_PENDING_BYTES}). */
-function addressBytes(address: string): number {
-  return ADDRESS_BYTES + address.length * 2;
-}
-
-/** Every visit waiting in `link`, by people and bots. */
-function visitsOf(link: PendingLink): number {
-  return link.clicks + link.bots;
 }

@@ -1,13 +1,14 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, tally, type TestStore } from "../../tests/_helpers/store.ts";
-import { BOT_UA, DESKTOP_UA as DESKTOP, MOBILE_UA, visit } from "../../testing/visits.ts";
+import { BOT_UA, DESKTOP_UA as DESKTOP, MOBILE_UA, record, visit } from "../../testing/visits.ts";
 import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
 import { linkClicksKey, linkStatsKey, tallyRankedAtKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";
 import { readCounters } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
 import { CLICKS, COUNTRIES, DAY_CLICKS, DAY_MS, DEVICES, REFERRERS } from "../tallies/kinds.ts";
-import { ClickBuffer, type ClickBufferOptions } from "./buffer.ts";
+import { ClickBuffer } from "./buffer.ts";
+import type { ClickBufferOptions } from "./options.ts";
 import { CLICKS_PER_COMMIT } from "./write_clicks.ts";
 
 const options = { serviceHost: "sho.rt" };
@@ -21,10 +22,10 @@ Deno.test("a flush writes clicks, last use, and every breakdown", async () => {
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "hit" }, options);
   const buffer = new ClickBuffer(store);
-  buffer.record(link, visit());
-  buffer.record(link, visit({ referer: "https://www.news.example/a" }));
+  record(buffer, link, visit());
+  record(buffer, link, visit({ referer: "https://www.news.example/a" }));
   store.advance(500);
-  buffer.record(link, visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::200e" }));
+  record(buffer, link, visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::200e" }));
   assertEquals(await tally(store, CLICKS), 0, "nothing is written on the request path");
   await buffer.flush();
   assertEquals(buffer.pending, 0);
@@ -48,11 +49,11 @@ Deno.test("a visit keeps the first 256 characters of its User-Agent, 512 of its 
   const referer = "https://long.example/" + "p".repeat(60_000);
   // Visitors that differ only past what is read are counted under the same names, and no visit
   // keeps what it was sent: a long one takes what a short one does.
-  buffer.record(link, visit({ userAgent: userAgent + "1", referer: referer + "1" }));
+  record(buffer, link, visit({ userAgent: userAgent + "1", referer: referer + "1" }));
   const one = buffer.pendingBytes;
-  buffer.record(link, visit({ userAgent: userAgent + "2", referer: referer + "2" }));
+  record(buffer, link, visit({ userAgent: userAgent + "2", referer: referer + "2" }));
   const long = buffer.pendingBytes - one;
-  buffer.record(link, visit({ userAgent: DESKTOP, referer: "https://long.example/" }));
+  record(buffer, link, visit({ userAgent: DESKTOP, referer: "https://long.example/" }));
   assertEquals(buffer.pending, 3);
   assertEquals(long, buffer.pendingBytes - one - long, "a long visit takes what a short one does");
   assert(long < 100, `a visit takes a few pointers, not its headers: ${long} bytes`);
@@ -66,7 +67,7 @@ Deno.test("a bot visit counts only under the bot device", async () => {
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "bot" }, options);
   const buffer = new ClickBuffer(store);
-  buffer.record(link, visit({ userAgent: BOT_UA }));
+  record(buffer, link, visit({ userAgent: BOT_UA }));
   await buffer.flush();
   assertEquals((await readCounters(store, [link.id]))[0], { clicks: 0, lastUsedAt: null });
   assertEquals(await tally(store, CLICKS), 0);
@@ -83,12 +84,12 @@ Deno.test("a counter that is not a number reads as 0 and is repaired on the next
   await store.kv.set(key, { ...stats, shares: { ...stats.shares, [CLICKS]: { "": "lots" } } });
   assertEquals(await clicksOf(store, link), 0);
   const buffer = new ClickBuffer(store);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   const stored = await store.kv.get<{ shares: Record<string, Record<string, unknown>> }>(key);
   assertEquals(stored.value?.shares[CLICKS]?.[""], 1);
   assertEquals(await clicksOf(store, link), 1);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   assertEquals(await clicksOf(store, link), 2);
 });
@@ -98,9 +99,9 @@ Deno.test("visits of a link removed before the flush are dropped from every figu
   const kept = await createLink(store, { url: "example.com/k", slug: "kept" }, options);
   const gone = await createLink(store, { url: "example.com/g", slug: "gone" }, options);
   const buffer = new ClickBuffer(store);
-  buffer.record(kept, visit());
-  buffer.record(gone, visit());
-  buffer.record(gone, visit({ userAgent: BOT_UA }));
+  record(buffer, kept, visit());
+  record(buffer, gone, visit());
+  record(buffer, gone, visit({ userAgent: BOT_UA }));
   await removeLink(store, "gone");
   await buffer.flush();
   assertEquals(await tally(store, CLICKS), 1);
@@ -120,8 +121,9 @@ Deno.test("a flush of thousands of links splits into commits within the store's 
   const chunks: number[] = [];
   const buffer = new ClickBuffer(store, { onFlushed: (outcome) => chunks.push(outcome.clicks) });
   for (const [i, link] of links.entries()) {
-    buffer.record(link, visit({ referer: `https://site${i % 40}.example/` }));
-    buffer.record(
+    record(buffer, link, visit({ referer: `https://site${i % 40}.example/` }));
+    record(
+      buffer,
       link,
       visit({ userAgent: MOBILE_UA, client: `2a00:1450:4001:81b::${i.toString(16)}` }),
     );
@@ -147,7 +149,7 @@ Deno.test("a flush writes links in the order of their figures in the store, not 
   // Visited in an order of their own: the last link created first, then every other one.
   const visited = [...links].reverse();
   for (const link of [...visited.filter((_, i) => i % 2), ...visited.filter((_, i) => !(i % 2))]) {
-    buffer.record(link, visit());
+    record(buffer, link, visit());
   }
   await buffer.flush();
   assertEquals(written, links.map((link) => link.id).sort());
@@ -188,15 +190,15 @@ Deno.test("a flush large enough for the biggest commits stays within the store's
   });
   for (const [i, link] of links.entries()) {
     // Several shares a link, each a sum in its commit.
-    buffer.record(link, visit({ referer: `https://site${i % 300}.example/` }));
-    buffer.record(link, visit({ userAgent: MOBILE_UA, client: `81.2.69.${i % 250}` }));
-    buffer.record(link, visit({ client: `2a00:1450:4001:81b::${i.toString(16)}` }));
+    record(buffer, link, visit({ referer: `https://site${i % 300}.example/` }));
+    record(buffer, link, visit({ userAgent: MOBILE_UA, client: `81.2.69.${i % 250}` }));
+    record(buffer, link, visit({ client: `2a00:1450:4001:81b::${i.toString(16)}` }));
   }
   // And a few links visited from pages on long host names, each name a key of its own.
   const long = (i: number) => `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.h${i}.example`;
   for (const [i, link] of links.slice(0, 1_000).entries()) {
     for (let r = 0; r < 4; r++) {
-      buffer.record(link, visit({ referer: `https://${long(i * 4 + r)}/page` }));
+      record(buffer, link, visit({ referer: `https://${long(i * 4 + r)}/page` }));
     }
   }
   await buffer.flush();
@@ -217,13 +219,13 @@ Deno.test("a failed flush is logged and retried, losing nothing", async () => {
   const buffer = new ClickBuffer({ ...store, kv: flaky }, {
     log: (message) => logged.push(message),
   });
-  buffer.record(link, visit());
-  buffer.record(link, visit());
+  record(buffer, link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   assertEquals(logged, ["click flush failed, will retry"]);
   assertEquals(faults.commits, 0);
   assertEquals(buffer.pending, 2);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   assertEquals(buffer.pending, 0);
   assertEquals(await clicksOf(store, link), 3);
@@ -234,10 +236,10 @@ Deno.test("a failed flush of a link written before counts its visits once, on th
   const link = await createLink(store, { url: "example.com", slug: "again" }, options);
   const faults = { commits: 0, down: false };
   const buffer = flakyBuffer(store, faults);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   await buffer.flush(); // the link's figures are now this process's own
-  buffer.record(link, visit());
-  buffer.record(link, visit({ referer: "https://news.example/" }));
+  record(buffer, link, visit());
+  record(buffer, link, visit({ referer: "https://news.example/" }));
   faults.commits = 1;
   await buffer.flush();
   assertEquals(buffer.pending, 2);
@@ -246,7 +248,7 @@ Deno.test("a failed flush of a link written before counts its visits once, on th
   assertEquals(await clicksOf(store, link), 3);
   assertEquals(await tally(store, CLICKS), 3);
   assertEquals(await tally(store, REFERRERS, "news.example"), 1);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   assertEquals(await clicksOf(store, link), 4);
   assertEquals(await tally(store, CLICKS), 4);
@@ -260,8 +262,8 @@ Deno.test("a flush whose commit lands but fails to answer counts its visits once
   const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, {
     log: (message) => logged.push(message),
   });
-  buffer.record(link, visit());
-  buffer.record(link, visit({ referer: "https://news.example/" }));
+  record(buffer, link, visit());
+  record(buffer, link, visit({ referer: "https://news.example/" }));
   await buffer.flush();
   assertEquals(logged, ["click flush failed, will retry"]);
   assertEquals(buffer.pending, 2, "kept: the flush cannot know the commit landed");
@@ -274,7 +276,7 @@ Deno.test("a flush whose commit lands but fails to answer counts its visits once
   // The names the landed commit counted take their places in the ranking all the same.
   const ranked = await store.kv.get(tallyRankedAtKey(REFERRERS, "news.example"));
   assertEquals(ranked.value, 1n);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   assertEquals(await clicksOf(store, link), 3);
   assertEquals(await tally(store, CLICKS), 3);
@@ -285,12 +287,12 @@ Deno.test("a commit that landed unanswered is found under another instance's lat
   const link = await createLink(store, { url: "example.com", slug: "shared" }, options);
   const faults: Faults = { commits: 0, down: false, landing: 1 };
   const buffer = flakyBuffer(store, faults);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   assertEquals(buffer.pending, 1);
   // Another instance counts 5 clicks of its own meanwhile.
   const other = new ClickBuffer(store, { log: () => {} });
-  for (let i = 0; i < 5; i++) other.record(link, visit());
+  for (let i = 0; i < 5; i++) record(other, link, visit());
   await other.flush();
   assertEquals(await clicksOf(store, link), 6);
   await buffer.flush();
@@ -304,8 +306,8 @@ Deno.test("a commit that landed, then answered that its check failed, counts onc
   const link = await createLink(store, { url: "example.com", slug: "relock" }, options);
   const faults: Faults = { commits: 0, down: false, landingRefused: 1 };
   const buffer = flakyBuffer(store, faults);
-  buffer.record(link, visit());
-  buffer.record(link, visit());
+  record(buffer, link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   assertEquals(buffer.pending, 0);
   assertEquals(await clicksOf(store, link), 2);
@@ -317,7 +319,7 @@ Deno.test("visits whose commit failed unlanded, then landed unanswered, count on
   const link = await createLink(store, { url: "example.com", slug: "twice" }, options);
   const faults: Faults = { commits: 1, down: false };
   const buffer = flakyBuffer(store, faults);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   await buffer.flush(); // failed, nothing written
   assertEquals(await clicksOf(store, link), 0);
   faults.landing = 1;
@@ -335,13 +337,13 @@ Deno.test("a failed flush's batch is retried before a batch midnight set aside d
   const other = await createLink(store, { url: "example.com/2", slug: "other" }, options);
   const faults: Faults = { commits: 1, down: false };
   const buffer = flakyBuffer(store, faults);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   onFirstCommit(faults, () => {
     // While the failing commit is under way: a visit to its link waits for the next batch,
     // then midnight passes, and that batch is set aside for the next flush.
-    buffer.record(link, visit());
+    record(buffer, link, visit());
     store.advance(DAY_MS);
-    buffer.record(other, visit());
+    record(buffer, other, visit());
   });
   await buffer.flush();
   assertEquals(await clicksOf(store, link), 0, "nothing landed");
@@ -356,10 +358,10 @@ Deno.test("visits on either side of midnight count on their own days", async () 
   const link = await createLink(store, { url: "example.com", slug: "late" }, options);
   const buffer = new ClickBuffer(store);
   store.advance(12 * 3600_000 - 1000); // 23:59:59 on 2 November
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   store.advance(2000);
-  buffer.record(link, visit());
-  buffer.record(link, visit());
+  record(buffer, link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   assertEquals(await tally(store, DAY_CLICKS, "2026-11-02"), 1);
   assertEquals(await tally(store, DAY_CLICKS, "2026-11-03"), 2);
@@ -370,7 +372,7 @@ Deno.test("stop flushes what is left", async () => {
   const link = await createLink(store, { url: "example.com", slug: "stop" }, options);
   const buffer = new ClickBuffer(store);
   buffer.start(60_000);
-  for (let i = 0; i < 100; i++) buffer.record(link, visit({ client: `81.2.69.${i}` }));
+  for (let i = 0; i < 100; i++) record(buffer, link, visit({ client: `81.2.69.${i}` }));
   await buffer.stop();
   assertEquals(await clicksOf(store, link), 100);
 });
@@ -379,11 +381,11 @@ Deno.test("a large buffer starts a flush without waiting for the timer", async (
   await using store = await memoryStore();
   const link = await createLink(store, { url: "example.com", slug: "big" }, options);
   const buffer = new ClickBuffer(store, { flushThreshold: 10 });
-  for (let i = 0; i < 9; i++) buffer.record(link, visit({ client: `81.2.69.${i}` }));
+  for (let i = 0; i < 9; i++) record(buffer, link, visit({ client: `81.2.69.${i}` }));
   await Promise.resolve(); // the turn in which a flush the threshold asks for starts
   await buffer.idle();
   assertEquals(buffer.pending, 9); // below the threshold, and no timer: nothing written
-  buffer.record(link, visit({ client: "81.2.69.9" }));
+  record(buffer, link, visit({ client: "81.2.69.9" }));
   await Promise.resolve();
   await buffer.idle();
   assertEquals(buffer.pending, 0);
@@ -420,18 +422,18 @@ Deno.test("the wait of the oldest unwritten visit grows until a flush writes it"
     log: () => {},
   });
   assertEquals(buffer.waitingMs(), 0);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   store.advance(600);
-  buffer.record(link, visit({ userAgent: MOBILE_UA }));
+  record(buffer, link, visit({ userAgent: MOBILE_UA }));
   assertEquals(buffer.waitingMs(), 600);
   await buffer.flush(); // fails, keeps the visits
   store.advance(900);
-  buffer.record(link, visit({ referer: "https://news.example/" }));
+  record(buffer, link, visit({ referer: "https://news.example/" }));
   assertEquals(buffer.waitingMs(), 1_500, "the failed batch waits on, the oldest first");
   await buffer.flush();
   assertEquals(buffer.waitingMs(), 0);
   store.advance(300);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   assertEquals(buffer.waitingMs(), 0, "a visit is waiting from the moment it is recorded");
   store.advance(250);
   assertEquals(buffer.waitingMs(), 250);
@@ -467,7 +469,7 @@ async function visitedLinks(
     clicksPerCommit: 10,
     ...bufferOptions,
   });
-  for (const link of links) buffer.record(link, visit());
+  for (const link of links) record(buffer, link, visit());
   return { links, buffer, faults };
 }
 
@@ -505,9 +507,9 @@ Deno.test("a visit to a link the flush under way has not taken yet is written by
   const { links, buffer, faults } = await visitedLinks(store, 15);
   // The first commit writes ten links; the eleventh is taken too, to know the ten are all.
   onFirstCommit(faults, () => {
-    buffer.record(links[0]!, visit({ userAgent: MOBILE_UA })); // written: waits for the next
-    buffer.record(links[10]!, visit({ userAgent: MOBILE_UA })); // taken ahead: waits too
-    buffer.record(links[14]!, visit({ userAgent: MOBILE_UA })); // not yet: joins this flush
+    record(buffer, links[0]!, visit({ userAgent: MOBILE_UA })); // written: waits for the next
+    record(buffer, links[10]!, visit({ userAgent: MOBILE_UA })); // taken ahead: waits too
+    record(buffer, links[14]!, visit({ userAgent: MOBILE_UA })); // not yet: joins this flush
   });
   await buffer.flush();
   const clicks = async () =>
@@ -531,7 +533,7 @@ Deno.test("a visit that joined a flush whose commit then fails is kept and writt
     passing: 1,
     down: false,
   }, { log: () => {} });
-  onFirstCommit(faults, () => buffer.record(links[14]!, visit({ userAgent: MOBILE_UA })));
+  onFirstCommit(faults, () => record(buffer, links[14]!, visit({ userAgent: MOBILE_UA })));
   await buffer.flush();
   assertEquals(await tally(store, CLICKS), 10);
   assertEquals(buffer.pending, 6, "the failed links' visits, the joined one among them");
@@ -545,7 +547,7 @@ Deno.test("a visit after midnight does not join the flush of the day before", as
   const { links, buffer, faults } = await visitedLinks(store, 15);
   onFirstCommit(faults, () => {
     store.advance(12 * 3_600_000); // the test clock starts at noon
-    buffer.record(links[14]!, visit());
+    record(buffer, links[14]!, visit());
   });
   await buffer.flush();
   assertEquals(buffer.pending, 1, "the next day's visit waits for its own batch");
@@ -562,11 +564,11 @@ Deno.test("visits join a flush only within the bound on visitors waiting", async
   await using other = await memoryStore();
   const sizing = new ClickBuffer(other, { countryLookup });
   const [first, second] = await linksOf(other, 2);
-  sizing.record(first!, visit());
+  record(sizing, first!, visit());
   const one = sizing.pendingBytes;
-  sizing.record(first!, visitor(0));
+  record(sizing, first!, visitor(0));
   const more = sizing.pendingBytes - one;
-  sizing.record(second!, visit());
+  record(sizing, second!, visit());
   const perLink = sizing.pendingBytes - one - more;
   assertEquals(perLink, one, "every link's first visit takes as many bytes");
   const { links, buffer, faults } = await visitedLinks(store, 15, undefined, {
@@ -575,7 +577,7 @@ Deno.test("visits join a flush only within the bound on visitors waiting", async
   });
   onFirstCommit(faults, () => {
     // Ten visits from new referrers of a link still to be written: five join, five wait.
-    for (let i = 0; i < 10; i++) buffer.record(links[14]!, visitor(i));
+    for (let i = 0; i < 10; i++) record(buffer, links[14]!, visitor(i));
   });
   await buffer.flush();
   assertEquals(await clicksOf(store, links[14]!), 6);
@@ -592,9 +594,9 @@ Deno.test("the wait is the oldest unwritten visit's, link by link", async () => 
   const buffer = new ClickBuffer({ ...store, kv: faultyKv(store.kv, faults) }, {
     clicksPerCommit: 10,
   });
-  for (const link of links.slice(0, 10)) buffer.record(link, visit());
+  for (const link of links.slice(0, 10)) record(buffer, link, visit());
   store.advance(700);
-  for (const link of links.slice(10)) buffer.record(link, visit());
+  for (const link of links.slice(10)) record(buffer, link, visit());
   assertEquals(buffer.waitingMs(), 700);
   const seen: number[] = [];
   faults.onCommit = () => {
@@ -614,7 +616,7 @@ Deno.test("a tick during a flush starts the next flush as soon as it ends", asyn
   buffer.start();
   const tick = hand.timers[0]!.tick;
   onFirstCommit(faults, () => {
-    buffer.record(links[0]!, visit({ userAgent: MOBILE_UA })); // written already: next batch
+    record(buffer, links[0]!, visit({ userAgent: MOBILE_UA })); // written already: next batch
     tick(); // the timer ticks while the flush is under way
   });
   tick();
@@ -632,16 +634,16 @@ Deno.test("each second writes clicks only; the record and totals once the lag is
   using hand = handTimers();
   buffer.start();
   const tick = hand.timers[0]!.tick;
-  const record = async () => (await store.kv.get(linkStatsKey(link.id))).versionstamp;
-  const made = await record();
+  const stamp = async () => (await store.kv.get(linkStatsKey(link.id))).versionstamp;
+  const made = await stamp();
   for (let second = 0; second < 25; second++) {
-    buffer.record(link, visit({ referer: "https://news.example/" }));
+    record(buffer, link, visit({ referer: "https://news.example/" }));
     tick();
     await buffer.idle();
     store.advance(1_000);
   }
   assertEquals(await clicksOf(store, link), 25, "every click within the second");
-  assertEquals(await record(), made, "the record is not rewritten before half the lag");
+  assertEquals(await stamp(), made, "the record is not rewritten before half the lag");
   assertEquals(await tally(store, CLICKS), 0);
   assertEquals(buffer.figuresWaiting, 1);
   assertEquals(buffer.figuresWaitingMs(), 25_000);
@@ -652,13 +654,13 @@ Deno.test("each second writes clicks only; the record and totals once the lag is
   assertEquals(await tally(store, REFERRERS, "news.example"), 25);
   assertEquals((await readCounters(store, [link.id]))[0]!.lastUsedAt, store.now() - 36_000);
   assertEquals(buffer.figuresWaiting, 0);
-  const written = await record();
+  const written = await stamp();
   assert(written !== made);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   tick();
   await buffer.idle();
   assertEquals(await clicksOf(store, link), 26);
-  assertEquals(await record(), written, "rewritten at most once a lag period");
+  assertEquals(await stamp(), written, "rewritten at most once a lag period");
   await buffer.stop();
   assertEquals(await tally(store, CLICKS), 26, "stop writes everything");
 });
@@ -669,7 +671,7 @@ Deno.test("figures past the bound in bytes are written at once, sooner than the 
   const buffer = new ClickBuffer(store, { statsLagMs: 300_000, maxFigureBytes: 1 });
   using hand = handTimers();
   buffer.start();
-  for (const link of links) buffer.record(link, visit());
+  for (const link of links) record(buffer, link, visit());
   hand.timers[0]!.tick();
   await buffer.idle();
   assertEquals(await tally(store, CLICKS), 3);
@@ -684,14 +686,14 @@ Deno.test("a link removed while its figures wait loses them, and its counter too
   const buffer = new ClickBuffer(store, { statsLagMs: 60_000 });
   using hand = handTimers();
   buffer.start();
-  buffer.record(kept, visit());
-  buffer.record(gone, visit());
+  record(buffer, kept, visit());
+  record(buffer, gone, visit());
   hand.timers[0]!.tick();
   await buffer.idle();
   assertEquals(await clicksOf(store, gone), 1);
   await removeLink(store, "gone");
   assertEquals((await store.kv.get(linkClicksKey(gone.id))).value, null, "removal deletes it");
-  buffer.record(gone, visit()); // a visit the removal raced: its sum makes the counter again
+  record(buffer, gone, visit()); // a visit the removal raced: its sum makes the counter again
   hand.timers[0]!.tick();
   await buffer.idle();
   await buffer.stop();
@@ -708,13 +710,14 @@ Deno.test("a link waiting keeps names, not visitors: distinct visitors take what
   // A thousand visitors, each with its own User-Agent and address, of the same device, referrer
   // and country, take what a thousand visits of one visitor take.
   for (let i = 0; i < 1_000; i++) {
-    buffer.record(
+    record(
+      buffer,
       link!,
       visit({ userAgent: `${DESKTOP} v/${i}`, client: `10.0.${i >> 8}.${i & 255}` }),
     );
   }
   const distinct = buffer.pendingBytes;
-  for (let i = 0; i < 1_000; i++) buffer.record(other!, visit());
+  for (let i = 0; i < 1_000; i++) record(buffer, other!, visit());
   assertEquals(buffer.pending, 2_000);
   assertEquals(buffer.pendingBytes, 2 * distinct);
   await buffer.flush();
@@ -729,21 +732,21 @@ Deno.test("visits recorded before the country lookup is loaded find their countr
   // The offline database loads on the first flush here (no start): until then a visit keeps
   // its address.
   const buffer = new ClickBuffer(store);
-  buffer.record(first!, visit({ client: "81.2.69.160" }));
+  record(buffer, first!, visit({ client: "81.2.69.160" }));
   const one = buffer.pendingBytes;
-  buffer.record(first!, visit({ client: "81.2.69.161" }));
+  record(buffer, first!, visit({ client: "81.2.69.161" }));
   const waiting = buffer.pendingBytes - one;
-  buffer.record(first!, visit({ client: "2a00:1450:4001:81b::200e" }));
-  buffer.record(first!, visit({ userAgent: BOT_UA, client: "81.2.69.162" }));
+  record(buffer, first!, visit({ client: "2a00:1450:4001:81b::200e" }));
+  record(buffer, first!, visit({ userAgent: BOT_UA, client: "81.2.69.162" }));
   await buffer.flush();
   assertEquals(await tally(store, COUNTRIES, "GB"), 2);
   assertEquals(await tally(store, COUNTRIES, "DE"), 1);
   assertEquals(await tally(store, DEVICES, "bot"), 1);
   assertEquals(await clicksOf(store, first!), 3);
   // Loaded now: a visit keeps its country, not its address.
-  buffer.record(second!, visit({ client: "81.2.69.160" }));
+  record(buffer, second!, visit({ client: "81.2.69.160" }));
   const loaded = buffer.pendingBytes;
-  buffer.record(second!, visit({ client: "81.2.69.161" }));
+  record(buffer, second!, visit({ client: "81.2.69.161" }));
   assert(buffer.pendingBytes - loaded < waiting, "an address is kept only while the lookup loads");
   await buffer.flush();
   assertEquals(await tally(store, COUNTRIES, "GB"), 4);

@@ -51,14 +51,6 @@ export const PARSED_USER_AGENT = 256;
 /** The most of a Referer read: enough to find the referring host (253 characters at most). */
 export const PARSED_REFERER = 512;
 
-/** A flush's work between turns of the event loop, at most (a slice of it), in ms. */
-export const SLICE_MS = 4;
-
-/** Lets the event loop run what waits (requests, timers) before going on. */
-export function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
 /**
  * Classifies visits on the request, caching each answer per User-Agent and Referer. The country
  * lookup by address may come later (it loads asynchronously): until then

@@ -10,7 +10,8 @@
  * @module
  */
 import { readPlainAddress } from "../ip/mod.ts";
-import { type CountryLookup, SLICE_MS, yieldToLoop } from "./classify.ts";
+import { TimeSlices } from "../pause.ts";
+import type { CountryLookup } from "./classify.ts";
 
 /** Bytes of an IPv4 range in the package's data: start and end (32 bits each), the code. */
 export const IPV4_RECORD = 10;
@@ -196,13 +197,10 @@ function below(aHigh: number, aLow: number, bHigh: number, bLow: number): boolea
 
 /** Calls `each` for 0 to `count`, letting the event loop run what waits every few ms. */
 async function inSlices(count: number, each: (i: number) => void): Promise<void> {
-  let sliceStart = performance.now();
+  const slices = new TimeSlices();
   for (let i = 0; i < count; i++) {
     each(i);
-    if ((i & 0xfff) === 0xfff && performance.now() - sliceStart >= SLICE_MS) {
-      await yieldToLoop();
-      sliceStart = performance.now();
-    }
+    if ((i & 0xfff) === 0xfff && slices.over) await slices.yield();
   }
 }
 

@@ -145,6 +145,7 @@ export function readJournal(value: unknown): LinkDeltas[] {
       slug,
       title,
       clicks: 0,
+      bots: 0,
       lastUsedAt: typeof lastUsedAt === "number" ? lastUsedAt : 0,
       days: readCounts(days),
       referrers: readCounts(referrers),
@@ -152,6 +153,9 @@ export function readJournal(value: unknown): LinkDeltas[] {
       countries: readCounts(countries),
     };
     for (let i = 1; i < deltas.days.length; i += 2) deltas.clicks += deltas.days[i] as number;
+    for (let i = 0; i < deltas.devices.length; i += 2) {
+      if (deltas.devices[i] === "bot") deltas.bots += deltas.devices[i + 1] as number;
+    }
     out.push(deltas);
   }
   return out;

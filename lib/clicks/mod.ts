@@ -4,4 +4,6 @@
  */
 export * from "./buffer.ts";
 export * from "./classify.ts";
+export type { VisitedLink } from "./batch.ts";
+export type { ClickBufferOptions } from "./options.ts";
 export type { FlushOutcome } from "./visits.ts";

@@ -56,6 +56,8 @@ export interface LinkDeltas {
   title: string;
   /** Clicks by people. */
   clicks: number;
+  /** Visits by bots, which are no clicks (counted under the device `bot`). */
+  bots: number;
   /** Time of the last click by a person (epoch ms), 0 when none. */
   lastUsedAt: number;
   /** Clicks by people per UTC day. */
@@ -78,6 +80,7 @@ export function deltasOf(link: LinkVisits): LinkDeltas {
     id: link.id,
     title: link.title,
     clicks: link.clicks,
+    bots: link.bots,
     lastUsedAt: link.lastUsedAt,
     days: link.clicks > 0 ? [link.day, link.clicks] : [],
     referrers: [],
@@ -124,6 +127,6 @@ export function countUnder(counts: Map<string, number>, name: string, count: num
 }
 
 /** Every visit counted, by people and bots. */
-export function visitsOf(figures: { clicks: number; devices: Map<string, number> }): number {
-  return figures.clicks + (figures.devices.get("bot") ?? 0);
+export function visitsOf(counted: { clicks: number; bots: number }): number {
+  return counted.clicks + counted.bots;
 }

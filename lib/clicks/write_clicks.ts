@@ -6,7 +6,7 @@
  */
 import { linkClicksKey } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
-import { SLICE_MS, yieldToLoop } from "./classify.ts";
+import { TimeSlices } from "../pause.ts";
 import {
   addJournal,
   COMMIT_JOURNAL_BYTES,
@@ -76,7 +76,7 @@ export async function writeClicks(
   // taken. Taking a link summarizes it (the caller's iterator), so the event loop gets a turn
   // every few ms of that: a second of many distinct visitors never holds it for a chunk's worth.
   let next = taken.next();
-  let sliceStart = performance.now();
+  const slices = new TimeSlices();
   while (!next.done) {
     const chunk: LinkVisits[] = [];
     const lines: JournalLine[] = [];
@@ -88,10 +88,7 @@ export async function writeClicks(
       lines.push(line);
       bytes += line.bytes;
       next = taken.next();
-      if (performance.now() - sliceStart >= SLICE_MS) {
-        await yieldToLoop();
-        sliceStart = performance.now();
-      }
+      if (slices.over) await slices.yield();
     }
     const committed = await commitChunk(sequence, store, chunk, lines, options);
     const outcome = { clicks: 0, bots: 0, dropped: 0 };
@@ -102,7 +99,7 @@ export async function writeClicks(
     total.clicks += outcome.clicks;
     total.bots += outcome.bots;
     options.onCommitted(committed, outcome);
-    sliceStart = performance.now();
+    slices.restart();
   }
   return total;
 }

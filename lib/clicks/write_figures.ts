@@ -152,7 +152,7 @@ async function buildFigures(store: Store, chunk: LinkFigures[]): Promise<BuiltFi
       return;
     }
     outcome.clicks += link.clicks;
-    outcome.bots += link.devices.get("bot") ?? 0;
+    outcome.bots += link.bots;
     const stats = readLinkStats(entry.value);
     const before = BigInt(clicksOf(stats));
     if (link.clicks > 0) {

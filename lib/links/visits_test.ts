@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { keysUnder, memoryStore, tally } from "../../tests/_helpers/store.ts";
-import { BOT_UA, MOBILE_UA, visit } from "../../testing/visits.ts";
+import { BOT_UA, MOBILE_UA, record, visit } from "../../testing/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
 import { createStore } from "../kv/store.ts";
 import { InvalidInputError } from "../errors.ts";
@@ -97,10 +97,10 @@ Deno.test("the last visit takes the link's share out of every figure", async () 
     options,
   );
   const buffer = new ClickBuffer(store);
-  buffer.record(other, visit());
-  buffer.record(link, visit({ referer: "https://news.example/a" }));
-  buffer.record(link, visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::200e" }));
-  buffer.record(link, visit({ userAgent: BOT_UA }));
+  record(buffer, other, visit());
+  record(buffer, link, visit({ referer: "https://news.example/a" }));
+  record(buffer, link, visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::200e" }));
+  record(buffer, link, visit({ userAgent: BOT_UA }));
   await buffer.flush();
   assertEquals(await tally(store, LINKS), 2);
   assertEquals(await tally(store, CLICKS), 3);
@@ -122,7 +122,7 @@ Deno.test("the last visit takes the link's share out of every figure", async () 
   assertEquals((await store.kv.get(linkStatsKey(link.id))).value, null);
   assertEquals((await keysUnder(store, linkRanksPrefix())).map((key) => key[2]), [other.id]);
   // A click of it still in the buffer is dropped, not written to a link that is gone.
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   assertEquals(await tally(store, CLICKS), 1);
   assertEquals((await store.kv.get(linkStatsKey(link.id))).value, null);

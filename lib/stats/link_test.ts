@@ -1,7 +1,8 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, TEST_START, type TestStore } from "../../tests/_helpers/store.ts";
-import { BOT_UA, MOBILE_UA, visit } from "../../testing/visits.ts";
+import { BOT_UA, MOBILE_UA, record, visit } from "../../testing/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
+import type { VisitFacts } from "../clicks/classify.ts";
 import { createLink } from "../links/create.ts";
 import { removeLink } from "../links/remove.ts";
 import { sweepExpiredLinks } from "../links/sweep.ts";
@@ -13,12 +14,12 @@ const options = { serviceHost: "sho.rt" };
 async function clicked(
   store: TestStore,
   slug: string,
-  visits: Parameters<ClickBuffer["record"]>[1][],
+  visits: VisitFacts[],
   pass?: string,
 ) {
   const link = await createLink(store, { url: `example.com/${slug}`, slug, pass }, options);
   const buffer = new ClickBuffer(store);
-  for (const facts of visits) buffer.record(link, facts);
+  for (const facts of visits) record(buffer, link, facts);
   await buffer.flush();
   return link;
 }
@@ -51,10 +52,10 @@ Deno.test("readLinkFigures gives a link's clicks, days and breakdowns after a fl
       visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::1" }),
       visit({ userAgent: BOT_UA }),
     ]
-  ) buffer.record(link, facts);
+  ) record(buffer, link, facts);
   await buffer.flush();
   store.advance(DAY);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   const found = await readLinkFigures(store, "beta");
   assertEquals(found.status, "live");

@@ -1,8 +1,8 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore, type TestStore } from "../../tests/_helpers/store.ts";
-import { BOT_UA, MOBILE_UA, visit } from "../../testing/visits.ts";
+import { BOT_UA, MOBILE_UA, record, visit } from "../../testing/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
-import { countryCode } from "../clicks/classify.ts";
+import { countryCode, type VisitFacts } from "../clicks/classify.ts";
 import { createLink } from "../links/create.ts";
 import { importLegacyLinks } from "../links/legacy.ts";
 import { getLiveLink } from "../links/read.ts";
@@ -29,7 +29,7 @@ function emptyDays(today: string) {
 async function clicked(
   store: TestStore,
   slug: string,
-  visits: Parameters<ClickBuffer["record"]>[1][],
+  visits: VisitFacts[],
 ) {
   const link = await createLink(store, {
     url: `example.com/${slug}`,
@@ -37,7 +37,7 @@ async function clicked(
     title: slug.toUpperCase(),
   }, options);
   const buffer = new ClickBuffer(store);
-  for (const facts of visits) buffer.record(link, facts);
+  for (const facts of visits) record(buffer, link, facts);
   await buffer.flush();
   return link;
 }
@@ -196,7 +196,7 @@ Deno.test("a legacy link counts in the totals, its imported clicks on no day, it
   await importLegacyLinks(store, { old: { url: "example.com/old", clicks: 5 } }, options);
   const link = (await getLiveLink(store, "old"))!;
   const buffer = new ClickBuffer(store);
-  buffer.record(link, visit());
+  record(buffer, link, visit());
   await buffer.flush();
   const stats = await readStats(store, { baseUrl });
   assertEquals([stats.links, stats.clicks], [1, 6]);
@@ -266,7 +266,7 @@ Deno.test("a link of a year's lifetime holding every share it can is retired in 
   for (let day = 0; day < 365; day++) {
     // A new referrer and country each day, up to the most a link keeps: every country there is.
     const country = countries[day % countries.length]!;
-    buffer.record(link, visit({ referer: `https://r${day}.example/`, country }));
+    record(buffer, link, visit({ referer: `https://r${day}.example/`, country }));
     await buffer.flush();
     store.advance(DAY);
   }

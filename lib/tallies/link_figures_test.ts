@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore } from "../../tests/_helpers/store.ts";
-import { visit } from "../../testing/visits.ts";
+import { record, visit } from "../../testing/visits.ts";
 import { ClickBuffer } from "../clicks/buffer.ts";
 import { createLink } from "../links/create.ts";
 import { removeLink } from "../links/remove.ts";
@@ -20,8 +20,8 @@ Deno.test("one link's figures: clicks from its counter, the rest from its record
     countries: {},
   });
   const buffer = new ClickBuffer(store);
-  buffer.record(link, visit({ referer: "https://news.example/" }));
-  buffer.record(link, visit({ userAgent: "Googlebot/2.1 (+http://www.google.com/bot.html)" }));
+  record(buffer, link, visit({ referer: "https://news.example/" }));
+  record(buffer, link, visit({ userAgent: "Googlebot/2.1 (+http://www.google.com/bot.html)" }));
   await buffer.flush();
   assertEquals(await readOneLinkFigures(store, link.id), {
     clicks: 1,
@@ -41,8 +41,8 @@ Deno.test("a link's clicks are read as its counter has them, ahead of its record
     ["a1", "b2"].map((slug) => createLink(store, { url: "example.com", slug }, options)),
   );
   const buffer = new ClickBuffer(store, { statsLagMs: 60_000 });
-  buffer.record(links[1]!, visit());
-  buffer.record(links[1]!, visit({ client: "81.2.69.161" }));
+  record(buffer, links[1]!, visit());
+  record(buffer, links[1]!, visit({ client: "81.2.69.161" }));
   // A few ticks: the clicks written, the figures left waiting.
   buffer.start(20);
   await new Promise((resolve) => setTimeout(resolve, 120));
