@@ -5,7 +5,12 @@
  * @module
  */
 import { getManyChunked } from "../kv/get_many.ts";
-import { clickJournalPrefix, clickWritersPrefix, linkStatsKey } from "../kv/keys.ts";
+import {
+  clickJournalPrefix,
+  clickWritersPrefix,
+  linkByCreatedKey,
+  linkStatsKey,
+} from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
 import { readLinkStats } from "../tallies/shares.ts";
 import type { FigureBook } from "./book.ts";
@@ -109,24 +114,37 @@ export class Adopter {
     }
   }
 
-  /** Adds the parts' deltas not yet folded into their links' records to `book`. */
+  /**
+   * Adds the parts' deltas not yet folded into their links' records to `book`, each with its
+   * link's slug and title from the link's record.
+   */
   async #add(
     book: FigureBook,
     writer: string,
     parts: { part: JournalPart; deltas: LinkDeltas[] }[],
   ): Promise<void> {
     const ids = [...new Set(parts.flatMap(({ deltas }) => deltas.map((one) => one.id)))];
-    const records = await getManyChunked(this.#store.kv, ids.map(linkStatsKey));
-    const folded = new Map<string, number>();
+    const keys = ids.flatMap((id) => [linkStatsKey(id), linkByCreatedKey(id)]);
+    const entries = await getManyChunked(this.#store.kv, keys);
+    const links = new Map<string, { folded: number; slug: string; title: string }>();
     ids.forEach((id, i) => {
-      const value = records[i]!.value;
+      const stats = entries[2 * i]!.value;
+      const record = entries[2 * i + 1]!.value as { slug?: unknown; title?: unknown } | null;
       // A link gone has left every figure: nothing of it is to be added.
-      folded.set(id, value === null ? Infinity : readLinkStats(value).folded?.[writer] ?? 0);
+      if (stats === null || record === null || typeof record.slug !== "string") return;
+      links.set(id, {
+        folded: readLinkStats(stats).folded?.[writer] ?? 0,
+        slug: record.slug,
+        title: typeof record.title === "string" ? record.title : "",
+      });
     });
     const now = this.#store.now();
     for (const { part, deltas } of parts) {
       for (const one of deltas) {
-        if (part.commit <= folded.get(one.id)!) continue;
+        const link = links.get(one.id);
+        if (link === undefined || part.commit <= link.folded) continue;
+        one.slug = link.slug;
+        one.title = link.title;
         part.left++;
         book.add(one, part, now, true);
       }

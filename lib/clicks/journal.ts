@@ -31,32 +31,20 @@ export interface JournalPart {
   left: number;
 }
 
-/**
- * A link's deltas as stored: id, slug, title, last use, then names and counts in turn for days,
- * referrers, devices and countries.
- */
-type StoredDeltas = [
-  id: string,
-  slug: string,
-  title: string,
-  lastUsedAt: number,
-  days: Counts,
-  referrers: Counts,
-  devices: Counts,
-  countries: Counts,
-];
-
-/** A link's deltas ready for a journal part, with the bytes they take there. */
+/** A link's deltas ready for a journal part: its line there, and the bytes it takes. */
 export interface JournalLine {
   deltas: LinkDeltas;
-  stored: StoredDeltas;
+  /**
+   * Tab-separated: the link's id, its last use (base 36), its day and its clicks of that day,
+   * then its devices, referrers and countries, each names and counts in turn, space-separated.
+   * No name holds a tab, space or line break: they are host names, device classes and codes.
+   */
+  text: string;
   bytes: number;
 }
 
-// A generous estimate of what the store's encoding takes: a string two bytes a character and a
-// few more; a number nine.
-const STRING_BYTES = 6;
-const NUMBER_BYTES = 9;
+// What a line takes in a part beyond its characters: its line break, with room to spare.
+const LINE_BYTES = 8;
 
 /**
  * `deltas` as a journal line. A line past {@linkcode PART_BYTES} (thousands of referring hosts
@@ -81,25 +69,10 @@ export function journalLine(deltas: LinkDeltas): JournalLine {
 }
 
 function lineOf(deltas: LinkDeltas): JournalLine {
-  const stored: StoredDeltas = [
-    deltas.id,
-    deltas.slug,
-    deltas.title,
-    deltas.lastUsedAt,
-    deltas.days,
-    deltas.referrers,
-    deltas.devices,
-    deltas.countries,
-  ];
-  let bytes = 4 * STRING_BYTES + NUMBER_BYTES +
-    2 * (deltas.id.length + deltas.slug.length + deltas.title.length);
-  for (let k = 4; k < stored.length; k++) {
-    const counts = stored[k] as Counts;
-    for (let i = 0; i < counts.length; i += 2) {
-      bytes += STRING_BYTES + 2 * (counts[i] as string).length + NUMBER_BYTES;
-    }
-  }
-  return { deltas, stored, bytes };
+  const day = deltas.days.length > 0 ? deltas.days[0] as string : "";
+  const text = `${deltas.id}\t${deltas.lastUsedAt.toString(36)}\t${day}\t${deltas.clicks}\t` +
+    `${deltas.devices.join(" ")}\t${deltas.referrers.join(" ")}\t${deltas.countries.join(" ")}`;
+  return { deltas, text, bytes: text.length + LINE_BYTES };
 }
 
 /**
@@ -118,7 +91,7 @@ export function addJournal(
   const close = () => {
     if (current.length === 0) return;
     const key = clickJournalKey(writer, commit, parts.length);
-    atomic.set(key, current.map((line) => line.stored), { expireIn: JOURNAL_KEPT_MS });
+    atomic.set(key, current.map((line) => line.text).join("\n"), { expireIn: JOURNAL_KEPT_MS });
     parts.push({ part: { key, writer, commit, left: current.length }, lines: current });
     current = [];
     bytes = 0;
@@ -132,27 +105,40 @@ export function addJournal(
   return parts;
 }
 
-/** A stored journal part read back as deltas; what does not read as deltas is left out. */
+/**
+ * A stored journal part read back as deltas, each with no slug or title (the journal keeps the
+ * id alone); a line that does not read as deltas is left out.
+ */
 export function readJournal(value: unknown): LinkDeltas[] {
-  if (!Array.isArray(value)) return [];
+  if (typeof value !== "string") return [];
   const out: LinkDeltas[] = [];
-  for (const line of value) {
-    if (!Array.isArray(line) || line.length !== 8) continue;
-    const [id, slug, title, lastUsedAt, days, referrers, devices, countries] = line;
-    if (typeof id !== "string" || typeof slug !== "string" || typeof title !== "string") continue;
+  for (const line of value.split("\n")) {
+    const fields = line.split("\t");
+    if (fields.length !== 7) continue;
+    const [id, last, day, clicks, devices, referrers, countries] = fields as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const dayClicks = Number(clicks);
+    const lastUsedAt = parseInt(last, 36);
+    if (id === "" || !Number.isSafeInteger(dayClicks) || dayClicks < 0) continue;
     const deltas: LinkDeltas = {
       id,
-      slug,
-      title,
-      clicks: 0,
+      slug: "",
+      title: "",
+      clicks: day === "" ? 0 : dayClicks,
       bots: 0,
-      lastUsedAt: typeof lastUsedAt === "number" ? lastUsedAt : 0,
-      days: readCounts(days),
-      referrers: readCounts(referrers),
+      lastUsedAt: Number.isSafeInteger(lastUsedAt) ? lastUsedAt : 0,
+      days: day === "" || dayClicks === 0 ? [] : [day, dayClicks],
       devices: readCounts(devices),
+      referrers: readCounts(referrers),
       countries: readCounts(countries),
     };
-    for (let i = 1; i < deltas.days.length; i += 2) deltas.clicks += deltas.days[i] as number;
     for (let i = 0; i < deltas.devices.length; i += 2) {
       if (deltas.devices[i] === "bot") deltas.bots += deltas.devices[i + 1] as number;
     }
@@ -161,16 +147,13 @@ export function readJournal(value: unknown): LinkDeltas[] {
   return out;
 }
 
-/** Stored counts, leaving out any pair that is not a name and a positive count. */
-function readCounts(stored: unknown): Counts {
+/** Counts stored as names and counts in turn, leaving out a pair that is not a name and a count. */
+function readCounts(stored: string): Counts {
   const counts: Counts = [];
-  if (!Array.isArray(stored)) return counts;
-  for (let i = 0; i + 1 < stored.length; i += 2) {
-    const name = stored[i];
-    const count = stored[i + 1];
-    if (typeof name === "string" && Number.isSafeInteger(count) && count > 0) {
-      counts.push(name, count);
-    }
+  const words = stored === "" ? [] : stored.split(" ");
+  for (let i = 0; i + 1 < words.length; i += 2) {
+    const count = Number(words[i + 1]);
+    if (words[i] !== "" && Number.isSafeInteger(count) && count > 0) counts.push(words[i]!, count);
   }
   return counts;
 }

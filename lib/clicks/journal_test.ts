@@ -36,7 +36,7 @@ Deno.test("a link with more referring hosts in a second than a part holds counts
   assert((await atomic.commit()).ok, "the store takes the part");
   const [stored] = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
   assertEquals(stored!.key, parts[0]!.part.key);
-  assertEquals(readJournal(stored!.value), [line.deltas]);
+  assertEquals(readJournal(stored!.value), [{ ...line.deltas, slug: "", title: "" }]);
 });
 
 Deno.test("lines past a part's bytes go in parts of their own", () => {
@@ -56,11 +56,15 @@ Deno.test("lines past a part's bytes go in parts of their own", () => {
 });
 
 Deno.test("a part that does not read as deltas reads as none, and odd counts are left out", () => {
-  assertEquals(readJournal("nonsense"), []);
-  assertEquals(readJournal([["id", "slug"], 5]), []);
-  const [one] = readJournal([["id", "slug", "", 0, ["2026-11-23", 2, "x", -1], [], [], []]]);
+  assertEquals(readJournal(["id", "slug"]), []);
+  assertEquals(readJournal("nonsense\nid\tx"), []);
+  const [one] = readJournal("id\tz\t2026-11-23\t2\tdesktop 2 bot x\tnews.example -1\tGB 2");
   assertEquals(one!.clicks, 2);
+  assertEquals(one!.lastUsedAt, 35);
   assertEquals(one!.days, ["2026-11-23", 2]);
+  assertEquals(one!.devices, ["desktop", 2]);
+  assertEquals(one!.referrers, []);
+  assertEquals(one!.countries, ["GB", 2]);
 });
 
 function fakeAtomic(): Deno.AtomicOperation {
