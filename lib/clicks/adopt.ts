@@ -109,7 +109,12 @@ export class Adopter {
       const mine = isTakenOver(value) && value.takenBy === this.#sequence.id;
       if (!mine && !(isTakenOver(value) ? silent(value.takenBy) : silent(writer))) continue;
       const left = this.#store.kv.list({ prefix: clickJournalPrefix(writer) }, { limit: 1 });
-      if ((await left.next()).done) continue;
+      if ((await left.next()).done) {
+        // Silent with nothing left: its key goes, so that instances that come and go leave no
+        // keys to read each tick. Checked: a commit of its that lands first keeps it.
+        if (!mine) await this.#store.kv.atomic().check(entry).delete(entry.key).commit();
+        continue;
+      }
       if (mine || await this.#sequence.takeOver(entry)) this.#held.set(writer, undefined);
     }
   }

@@ -231,3 +231,20 @@ Deno.test("a writer whose clock runs a minute behind is not taken for silent", a
   await behind.flush();
   await assertFiguresAgree(store, made, 6);
 });
+
+Deno.test("a writer that stops leaves no key, and a silent one with nothing left loses its key", async () => {
+  await using store = await memoryStore();
+  const made = await links(store, 2);
+  const stopped = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  visitEach(stopped, made, 3);
+  await stopped.stop();
+  assertEquals(await keysUnder(store, ["click_writers"]), [], "a clean stop deletes its key");
+  const silent = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  visitEach(silent, made, 3);
+  await silent.flush(); // everything written, and then the process is killed
+  assertEquals((await keysUnder(store, ["click_writers"])).length, 1);
+  const other = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  await takeOver(store, other);
+  assertEquals(await keysUnder(store, ["click_writers"]), [], "nothing to take over: the key goes");
+  await assertFiguresAgree(store, made, 6);
+});

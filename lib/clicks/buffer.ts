@@ -221,6 +221,8 @@ export class ClickBuffer {
     if (this.#batch.size > 0 || this.#retry.length > 0 || this.#book.size > 0) {
       await this.flush();
     }
+    const left = this.#batch.size + this.#retry.length + this.#book.size + this.#spent.length;
+    if (left === 0) await this.#sequence.retire().catch(() => {});
   }
 
   async #flushAll(all: boolean): Promise<void> {

@@ -150,6 +150,17 @@ export class CommitSequence {
   }
 
   /**
+   * Deletes this writer's key, once everything it wrote is written: a writer that stops leaves
+   * nothing for others to read. A key that moved meanwhile (taken over) is left.
+   */
+  async retire(): Promise<void> {
+    if (this.#versionstamp === undefined) return;
+    const key = clickWriterKey(this.#id);
+    await this.#store.kv.atomic().check({ key, versionstamp: this.#versionstamp }).delete(key)
+      .commit();
+  }
+
+  /**
    * Takes over the silent writer whose key is `entry`, in a commit of this sequence that checks
    * it: false when it moved meanwhile (another writer came first, or it spoke again).
    */
