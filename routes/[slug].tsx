@@ -65,7 +65,7 @@ async function liveLink(
 ): Promise<DatedLinkRecord | Response> {
   const slug = c.req.param("slug");
   if (!mayNameLink(slug)) return notFound(c, deps);
-  const found = await resolveLink(deps.store, slug);
+  const found = await resolveLink(deps.store, slug, deps.linkCache);
   if (found.status !== "live") return notFound(c, deps, found);
   const { record } = found;
   if (deps.blocklist.blocksUrl(record.url)) return blockedLinkPage(slug);

@@ -4,7 +4,7 @@
  * (any link, read from the store) both ask it, so the rule is written once.
  * @module
  */
-import type { LinkStore } from "./cache.ts";
+import type { LinkCache } from "./cache.ts";
 import { type DatedLinkRecord, isLimited } from "./record.ts";
 
 /**
@@ -22,10 +22,10 @@ export function opensAtOnce(record: DatedLinkRecord, now: number): boolean {
  * path.
  */
 export function cachedOpenLink(
-  store: LinkStore,
+  cache: LinkCache,
   slug: string,
   now: number,
 ): DatedLinkRecord | null {
-  const cached = store.cache.get(slug);
+  const cached = cache.get(slug);
   return cached !== undefined && opensAtOnce(cached.record, now) ? cached.record : null;
 }

@@ -51,7 +51,7 @@ export async function openLimitedLink(
   record: DatedLinkRecord,
   recordVisit: () => void,
 ): Promise<Response> {
-  const visit = await takeVisit(deps.store, record);
+  const visit = await takeVisit(deps.store, record, { cache: deps.linkCache });
   if (!visit.taken) return notFound(c, deps);
   recordVisit();
   return seeDestination(record);

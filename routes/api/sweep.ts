@@ -43,7 +43,10 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     })
     .post("/", limit, async (c) => {
       parseInput(sweepRunInput, await readObjectBody(c, { forms: false }));
-      const { swept, slugs } = await runSweep(store, { onSwept: countSweeps(deps.metrics) });
+      const { swept, slugs } = await runSweep(store, {
+        onSwept: countSweeps(deps.metrics),
+        cache: deps.linkCache,
+      });
       return c.json({ swept, slugs } satisfies SweepReport);
     });
 }
