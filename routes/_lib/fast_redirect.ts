@@ -4,8 +4,8 @@
  */
 import { cachedOpenLink } from "../../lib/links/open.ts";
 import type { AppDeps, ConnectionInfo } from "./env.ts";
-import { AccessEntry, writeAccess } from "../_middleware/access_log.ts";
-import { REDIRECT_ROUTE } from "../_middleware/metrics.ts";
+import { AccessEntry, durationMsSince, writeAccess } from "../_middleware/access_log.ts";
+import { countAnswered, REDIRECT_ROUTE } from "../_middleware/metrics.ts";
 import { requestIdFor } from "../_middleware/request_id.ts";
 import { recordVisit, redirectTo } from "./short_link.ts";
 
@@ -34,15 +34,13 @@ export function fastRedirect(
     const start = performance.now();
     if (method === "GET") recordVisit(deps, record, request.headers, connection, now);
     const response = redirectTo(record);
-    const seconds = (performance.now() - start) / 1000;
-    metrics.requests.inc(REDIRECT_ROUTE, method, 302);
-    metrics.redirectSeconds.observe(seconds);
+    countAnswered(metrics, REDIRECT_ROUTE, method, 302, start);
     if (logRedirects) {
       const id = requestIdFor(request.headers.get("x-request-id"));
-      const durationMs = Math.round(seconds * 1e6) / 1000;
+      const took = durationMsSince(start);
       writeAccess(
         log,
-        new AccessEntry(now, method, REDIRECT_ROUTE, `/${record.slug}`, 302, durationMs, id),
+        new AccessEntry(now, method, REDIRECT_ROUTE, `/${record.slug}`, 302, took, id),
       );
     }
     return response;

@@ -3,7 +3,7 @@
  * the visit it records.
  * @module
  */
-import type { DatedLinkRecord } from "../../lib/links/mod.ts";
+import type { DatedLinkRecord } from "../../lib/links/record.ts";
 import { proxyCountry } from "../../lib/clicks/mod.ts";
 import { describeError, logLine } from "../../lib/log/mod.ts";
 import { clientOf } from "./client.ts";
