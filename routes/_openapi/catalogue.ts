@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import { errorBody } from "../../lib/error_bodies.ts";
 import type { RateLimit } from "../../lib/rate_limit/mod.ts";
+import type { HttpMethod } from "../../components/openapi/types.ts";
 
 const shownAs = new WeakMap<z.core.$ZodType, z.ZodType>();
 
@@ -23,8 +24,7 @@ export function documentedAs(schema: z.core.$ZodType): z.ZodType | undefined {
   return shownAs.get(schema);
 }
 
-/** The methods an operation may have. */
-export type HttpMethod = "get" | "put" | "post" | "delete" | "patch";
+export type { HttpMethod } from "../../components/openapi/types.ts";
 
 /** Every {@linkcode HttpMethod}, in the order the document lists them. */
 export const HTTP_METHODS: readonly HttpMethod[] = ["get", "put", "post", "delete", "patch"];
