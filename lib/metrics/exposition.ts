@@ -2,7 +2,7 @@
  * The Prometheus text exposition format, version 0.0.4.
  * @module
  */
-import type { Metrics } from "./mod.ts";
+import type { Metrics } from "./registry.ts";
 
 /** The `Content-Type` of a scrape. */
 export const EXPOSITION_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
