@@ -112,3 +112,15 @@ export const createLinkInput = linkInput.extend({
 
 /** The body of `POST /api/create`, after parsing. */
 export type CreateLinkInput = z.infer<typeof createLinkInput>;
+
+/** The body of `POST /api/unlock`. */
+export const unlockInput = z.object({
+  slug: existingSlug,
+  pass: password.min(1),
+});
+
+/** The body of `POST /api/sweep` that runs the sweep. */
+export const sweepRunInput = z.object({
+  confirm: z.literal("sweep", { error: 'confirm must be "sweep" to run the sweep' })
+    .describe("Must be `sweep`: a safeguard against running it by mistake, not a credential"),
+});

@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from "zod";
-import { optionalSlugQuery } from "../../lib/links/mod.ts";
+import { statsQuery } from "../../lib/links/query.ts";
 import {
   errorResponse,
   jsonResponse,
@@ -14,12 +14,6 @@ import {
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { linkStats, stats } from "../../lib/stats/schema.ts";
 import { EXAMPLE_ORIGIN } from "../_lib/examples.ts";
-/** `?slug=`, optional: one link's figures, or without it the service's. */
-export const statsQuery = z.object({
-  slug: optionalSlugQuery.shape.slug.describe(
-    "One live link's slug: its own figures instead of the service's",
-  ),
-});
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {

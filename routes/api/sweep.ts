@@ -21,8 +21,8 @@ import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
 import { removeLinkOf } from "../_lib/remove.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
-import { sweepRunInput } from "./sweep_spec.ts";
-export { spec, sweepRunInput } from "./sweep_spec.ts";
+import { sweepRunInput } from "../../lib/links/input.ts";
+export { spec } from "./sweep_spec.ts";
 
 /** The route: the three methods share one rate allowance. */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {

@@ -9,14 +9,10 @@ import {
   optionalSlugQuery,
   sweepListing,
   sweepReport,
+  sweepRunInput,
 } from "../../lib/links/mod.ts";
 import { errorResponse, jsonResponse, NO_LIVE_LINK, type RouteSpec } from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
-/** The body that runs the sweep. */
-export const sweepRunInput = z.object({
-  confirm: z.literal("sweep", { error: 'confirm must be "sweep" to run the sweep' })
-    .describe("Must be `sweep`: a safeguard against running it by mistake, not a credential"),
-});
 
 const EXAMPLE_EXPIRED = { slug: "old", expiresAt: "2026-11-01T09:30:00.000Z" };
 const MAINTENANCE =

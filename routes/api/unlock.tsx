@@ -24,8 +24,8 @@ import { setUnlockCookie } from "../_lib/unlock.ts";
 import { unlockPage } from "../_lib/unlock_page.tsx";
 import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
-import { unlockInput } from "./unlock_spec.ts";
-export { spec, unlockInput } from "./unlock_spec.ts";
+import { unlockInput } from "../../lib/links/input.ts";
+export { spec } from "./unlock_spec.ts";
 
 /**
  * The route: 200 `{ok: true, slug}` with the cookie (a browser's form post gets 303 to the link);

@@ -2,18 +2,13 @@
  * The OpenAPI description of `POST /api/unlock`, beside its handler.
  * @module
  */
-import { z } from "zod";
 import { CROSS_SITE_UNLOCK } from "../_lib/cross_site.ts";
 import { NotProtectedError, WrongPasswordError } from "../../lib/errors.ts";
-import { existingSlug, linkConfirmation, password } from "../../lib/links/mod.ts";
+import { linkConfirmation } from "../../lib/links/views.ts";
+import { unlockInput } from "../../lib/links/input.ts";
 import { errorResponse, jsonResponse, linkNotFound, type RouteSpec } from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { unlockCookieName } from "../../lib/unlock/mod.ts";
-/** The body of `POST /api/unlock`. */
-export const unlockInput = z.object({
-  slug: existingSlug,
-  pass: password.min(1),
-});
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
