@@ -33,7 +33,7 @@ function text(field: string) {
 }
 
 /** A custom slug as a client may send it, trimmed as every other slug a client sends. */
-export const customSlug = z.string().trim().regex(
+export const customSlugInput = z.string().trim().regex(
   CUSTOM_SLUG_PATTERN,
   `slug must be ${MIN_SLUG_LENGTH} to ${MAX_SLUG_LENGTH} letters, digits, '-' or '_', starting with a letter or digit`,
 );
@@ -82,7 +82,7 @@ export const linkInput = z.object({
   // Trimmed first: a slug of spaces alone is no slug given, as an empty one is.
   slug: z.preprocess(
     (value) => blankIsAbsent(typeof value === "string" ? value.trim() : value),
-    customSlug.optional(),
+    customSlugInput.optional(),
   ).describe(
     "A custom slug: 3 to 48 of `A-Z a-z 0-9 - _`, starting with a letter or digit; " +
       "case-sensitive, and not a reserved word in any case. Random when absent",

@@ -5,15 +5,15 @@
  * @module
  */
 import type { LinkCache } from "./cache.ts";
-import { type DatedLinkRecord, isLimited } from "./record.ts";
+import { type DatedLinkRecord, hasVisitLimit } from "./record.ts";
 
 /**
  * Whether `record` is a live, open link at `now`: its deadline not passed, no password to ask
  * for, and no limit of visits to take one from. A link that fails this is answered by the
  * route, which decides the rest (the unlock page, a visit taken, the 404 page).
  */
-export function opensAtOnce(record: DatedLinkRecord, now: number): boolean {
-  return record.expiresAt > now && record.passHash === null && !isLimited(record);
+export function isLiveAndUnguarded(record: DatedLinkRecord, now: number): boolean {
+  return record.expiresAt > now && record.passHash === null && !hasVisitLimit(record);
 }
 
 /**
@@ -27,5 +27,5 @@ export function cachedOpenLink(
   now: number,
 ): DatedLinkRecord | null {
   const cached = cache.get(slug);
-  return cached !== undefined && opensAtOnce(cached.record, now) ? cached.record : null;
+  return cached !== undefined && isLiveAndUnguarded(cached.record, now) ? cached.record : null;
 }

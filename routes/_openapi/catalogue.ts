@@ -94,7 +94,7 @@ export type RouteSpec = Readonly<Partial<Record<HttpMethod, OperationSpec>>>;
 export type ApiCatalogue = Readonly<Record<string, RouteSpec>>;
 
 /** A JSON response of `schema`, with an example. */
-export function jsonResponse(
+export function jsonResponseSpec(
   description: string,
   body: MediaSpec & { headers?: Readonly<Record<string, HeaderSpec>> },
 ): ResponseSpec {
@@ -103,6 +103,6 @@ export function jsonResponse(
 }
 
 /** An error response: `{error}` JSON, with `example` as the sentence. */
-export function errorResponse(description: string, example: string): ResponseSpec {
-  return jsonResponse(description, { schema: errorBody, example: { error: example } });
+export function errorResponseSpec(description: string, example: string): ResponseSpec {
+  return jsonResponseSpec(description, { schema: errorBody, example: { error: example } });
 }

@@ -2,7 +2,7 @@
  * The OpenAPI description of `GET /api/changelog`, beside its handler.
  * @module
  */
-import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { jsonResponseSpec, type RouteSpec } from "../_openapi/mod.ts";
 import { changelogDocument, changelogDocumentSchema } from "../../lib/version/changelog.ts";
 
 /** What the route takes and answers, for the API document. */
@@ -13,7 +13,7 @@ export const spec: RouteSpec = {
     description: "The version document plus every release, newest first. A static document: " +
       "it answers even when the store is down. Not rate limited.",
     responses: {
-      200: jsonResponse("The release history", {
+      200: jsonResponseSpec("The release history", {
         schema: changelogDocumentSchema,
         example: changelogDocument(),
       }),

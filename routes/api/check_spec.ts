@@ -3,7 +3,7 @@
  * @module
  */
 import { checkQuery, checkResult } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { errorResponseSpec, jsonResponseSpec, type RouteSpec } from "../_openapi/mod.ts";
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
@@ -18,11 +18,11 @@ export const spec: RouteSpec = {
     query: checkQuery,
     parameterExample: { slug: "hello" },
     responses: {
-      200: jsonResponse("What the name is worth, and what the store knows of it", {
+      200: jsonResponseSpec("What the name is worth, and what the store knows of it", {
         schema: checkResult,
         example: { slug: "hello", exists: true, reserved: false, valid: true },
       }),
-      400: errorResponse("No `slug` parameter", "slug is required"),
+      400: errorResponseSpec("No `slug` parameter", "slug is required"),
     },
   },
 };

@@ -3,7 +3,7 @@
  * @module
  */
 import { healthyReport, unhealthyReport } from "../../lib/health/mod.ts";
-import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { jsonResponseSpec, type RouteSpec } from "../_openapi/mod.ts";
 import { CURRENT_RELEASE } from "../../lib/version/changelog.ts";
 
 /** What the route takes and answers, for the API document. */
@@ -15,11 +15,11 @@ export const spec: RouteSpec = {
       "within 2 s whatever the store does: 503 when it fails or hangs. Not rate limited, never " +
       "cached (`Cache-Control: no-store`).",
     responses: {
-      200: jsonResponse("The store answered a write and a read", {
+      200: jsonResponseSpec("The store answered a write and a read", {
         schema: healthyReport,
         example: { ok: true, store: "ok", version: CURRENT_RELEASE.version },
       }),
-      503: jsonResponse("The store failed, or did not answer within 2 s", {
+      503: jsonResponseSpec("The store failed, or did not answer within 2 s", {
         schema: unhealthyReport,
         example: { ok: false, store: "down", error: "storage did not answer within 2000 ms" },
       }),

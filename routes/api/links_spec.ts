@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { linkListEntry } from "../../lib/links/mod.ts";
-import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { jsonResponseSpec, type RouteSpec } from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { EXAMPLE_LIST_ENTRY, EXAMPLE_PROTECTED_ENTRY } from "../_lib/examples.ts";
 
@@ -17,7 +17,7 @@ export const spec: RouteSpec = {
       "left out. A protected link's `url` and `host` are `null` unless the request carries " +
       "its unlock cookie.",
     responses: {
-      200: jsonResponse("Every live link, newest first", {
+      200: jsonResponseSpec("Every live link, newest first", {
         schema: z.array(linkListEntry),
         example: [EXAMPLE_LIST_ENTRY, EXAMPLE_PROTECTED_ENTRY],
       }),

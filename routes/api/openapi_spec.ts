@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from "zod";
-import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { jsonResponseSpec, type RouteSpec } from "../_openapi/mod.ts";
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
@@ -13,7 +13,7 @@ export const spec: RouteSpec = {
     description: "The OpenAPI 3.1 document of every endpoint, generated from the schemas the " +
       "routes validate with. `/docs` renders it for a person. Not rate limited.",
     responses: {
-      200: jsonResponse("The OpenAPI document", {
+      200: jsonResponseSpec("The OpenAPI document", {
         schema: z.looseObject({ openapi: z.string() }),
         example: { openapi: "3.1.0", info: { title: "lapse", version: "1.1.0" } },
       }),

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { errorBody, previewRefusalBody } from "../../lib/error_bodies.ts";
-import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { jsonResponseSpec, type RouteSpec } from "../_openapi/mod.ts";
 import { pagePreview, previewQuery } from "../../lib/preview/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 
@@ -21,7 +21,7 @@ export const spec: RouteSpec = {
     query: previewQuery,
     parameterExample: { url: "example.com" },
     responses: {
-      200: jsonResponse(
+      200: jsonResponseSpec(
         "What the page says about itself; empty strings where it says nothing",
         {
           schema: pagePreview,
@@ -36,7 +36,7 @@ export const spec: RouteSpec = {
           },
         },
       ),
-      400: jsonResponse(
+      400: jsonResponseSpec(
         "No url, an address that is not http(s), or a refused one (with `reason`)",
         {
           schema: z.union([previewRefusalBody, errorBody]),

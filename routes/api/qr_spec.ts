@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { slugQuery } from "../../lib/links/mod.ts";
-import { errorResponse, linkNotFound, type RouteSpec } from "../_openapi/mod.ts";
+import { errorResponseSpec, linkNotFound, type RouteSpec } from "../_openapi/mod.ts";
 
 /** The longest a client may keep a QR code, in seconds: a day, or less when the link ends sooner. */
 export const QR_MAX_AGE_SECONDS = 86_400;
@@ -40,7 +40,7 @@ export const spec: RouteSpec = {
           },
         },
       },
-      400: errorResponse("No slug, or one no link could have", "slug is required"),
+      400: errorResponseSpec("No slug, or one no link could have", "slug is required"),
       404: linkNotFound("No live link has the slug (an expired one included)"),
     },
   },

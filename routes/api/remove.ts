@@ -3,7 +3,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { type LinkConfirmation, slugQuery } from "../../lib/links/mod.ts";
+import { type LinkActionDone, slugQuery } from "../../lib/links/mod.ts";
 import { refuseMarkedBody } from "../_lib/body.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
@@ -16,6 +16,6 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     refuseMarkedBody(c);
     const { slug } = parseQuery(c, slugQuery);
     await removeLinkOf(deps, slug);
-    return c.json({ ok: true, slug } satisfies LinkConfirmation);
+    return c.json({ ok: true, slug } satisfies LinkActionDone);
   });
 }

@@ -2,8 +2,13 @@
  * The OpenAPI description of `DELETE /api/remove`, beside its handler.
  * @module
  */
-import { linkConfirmation, slugQuery } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, NO_LIVE_LINK, type RouteSpec } from "../_openapi/mod.ts";
+import { linkActionDone, slugQuery } from "../../lib/links/mod.ts";
+import {
+  errorResponseSpec,
+  jsonResponseSpec,
+  NO_LIVE_LINK,
+  type RouteSpec,
+} from "../_openapi/mod.ts";
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
@@ -15,11 +20,11 @@ export const spec: RouteSpec = {
     query: slugQuery,
     parameterExample: { slug: "hello" },
     responses: {
-      200: jsonResponse("The link is gone", {
-        schema: linkConfirmation,
+      200: jsonResponseSpec("The link is gone", {
+        schema: linkActionDone,
         example: { ok: true, slug: "hello" },
       }),
-      400: errorResponse("No slug, or one no link could have", "invalid slug"),
+      400: errorResponseSpec("No slug, or one no link could have", "invalid slug"),
       404: NO_LIVE_LINK,
     },
   },

@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { statsQuery } from "../../lib/links/query.ts";
 import {
-  errorResponse,
-  jsonResponse,
+  errorResponseSpec,
+  jsonResponseSpec,
   linkGone,
   NEVER_A_LINK,
   type RouteSpec,
@@ -32,7 +32,7 @@ export const spec: RouteSpec = {
     query: statsQuery,
     parameterExample: { slug: "hello" },
     responses: {
-      200: jsonResponse("The service's figures, or with `slug` the link's", {
+      200: jsonResponseSpec("The service's figures, or with `slug` the link's", {
         schema: z.union([stats, linkStats]),
         example: {
           slug: "hello",
@@ -56,7 +56,7 @@ export const spec: RouteSpec = {
           countries: [{ name: "DE", clicks: 7 }, { name: "unknown", clicks: 5 }],
         } satisfies z.input<typeof linkStats>,
       }),
-      400: errorResponse("A slug no link could have", "invalid slug"),
+      400: errorResponseSpec("A slug no link could have", "invalid slug"),
       404: NEVER_A_LINK,
       410: linkGone(),
     },

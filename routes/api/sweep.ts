@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import {
-  type LinkConfirmation,
+  type LinkActionDone,
   listExpiredLinks,
   optionalSlugQuery,
   runSweep,
@@ -39,7 +39,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const { slug } = parseQuery(c, optionalSlugQuery);
       if (slug === undefined) return c.json(await listExpiredLinks(store));
       await removeLinkOf(deps, slug);
-      return c.json({ ok: true, slug } satisfies LinkConfirmation);
+      return c.json({ ok: true, slug } satisfies LinkActionDone);
     })
     .post("/", limit, async (c) => {
       parseInput(sweepRunInput, await readObjectBody(c, { forms: false }));

@@ -2,7 +2,7 @@
  * The OpenAPI description of `GET /api/version`, beside its handler.
  * @module
  */
-import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { jsonResponseSpec, type RouteSpec } from "../_openapi/mod.ts";
 import { versionDocument, versionDocumentSchema } from "../../lib/version/changelog.ts";
 
 /** What the route takes and answers, for the API document. */
@@ -12,7 +12,7 @@ export const spec: RouteSpec = {
     summary: "The running release",
     description: "A static document: it answers even when the store is down. Not rate limited.",
     responses: {
-      200: jsonResponse("The running release and its changes", {
+      200: jsonResponseSpec("The running release and its changes", {
         schema: versionDocumentSchema,
         example: versionDocument(),
       }),
