@@ -96,14 +96,19 @@ export async function startServer(
   log = deps.log;
   const app = createApp(deps);
   deps.clicks.start();
-  deps.store.cache.watch(store.kv);
+  deps.removals.start();
   const sweeps = new AbortController();
   if (options.cron ?? true) {
     Deno.cron(
       "sweep expired links",
       "0 * * * *",
       { signal: sweeps.signal },
-      () => runHourlyJob(store, { log: deps.log, onSwept: countSweeps(deps.metrics) }),
+      () =>
+        runHourlyJob(store, {
+          log: deps.log,
+          onSwept: countSweeps(deps.metrics),
+          cache: deps.linkCache,
+        }),
     );
   }
   let stopping: Promise<void> | null = null;
@@ -149,7 +154,7 @@ export async function startServer(
     stopBlocklist();
     sweeps.abort();
     await deps.clicks.stop();
-    await deps.store.cache.unwatch();
+    await deps.removals.stop();
     store.kv.close();
     throw listenError(error, config);
   }
@@ -169,7 +174,7 @@ export async function startServer(
       deps.log(logLine("info", "stopped: every recorded click is written", {
         waiting: deps.clicks.pending,
       }));
-      await deps.store.cache.unwatch();
+      await deps.removals.stop();
       await deps.log.flush?.();
       store.kv.close();
     })();

@@ -7,6 +7,7 @@ import { monotonicFactory } from "ulid";
 import { addCreationTallies, createLink, type DatedLinkRecord } from "../lib/links/mod.ts";
 import { addLinkWrites } from "../lib/links/write.ts";
 import { openStore, type Store } from "../lib/kv/store.ts";
+import { inParallel } from "../testing/server.ts";
 import { record } from "../testing/visits.ts";
 
 /** A store on a fresh local KV file in a temporary folder. */
@@ -34,19 +35,11 @@ export async function seedLinks(
   count: number,
   options: { parallel?: number; prefix?: string } = {},
 ): Promise<DatedLinkRecord[]> {
-  const links: DatedLinkRecord[] = new Array(count);
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const i = next++;
-      links[i] = await createLink(store, {
-        url: `https://example.com/${options.prefix ?? "page"}/${i}`,
-        title: `Link ${i}`,
-      }, { serviceHost: "bench.invalid" });
-    }
-  };
-  await Promise.all(Array.from({ length: options.parallel ?? 16 }, worker));
-  return links;
+  return await inParallel(count, options.parallel ?? 16, (i) =>
+    createLink(store, {
+      url: `https://example.com/${options.prefix ?? "page"}/${i}`,
+      title: `Link ${i}`,
+    }, { serviceHost: "bench.invalid" }));
 }
 
 const AGENTS = [

@@ -1,4 +1,4 @@
-import type { OpenApiDocument, OperationObject } from "../routes/_openapi/mod.ts";
+import type { OpenApiDocument, OperationObject } from "./openapi/types.ts";
 import { ApiOperation } from "./ApiOperation.tsx";
 import { Layout } from "./Layout.tsx";
 import { InlineCode } from "./InlineCode.tsx";

@@ -4,12 +4,11 @@ import {
   type FieldRow,
   fieldsOf,
   isRef,
-  type OpenApiDocument,
-  type OperationObject,
   resolveResponse,
   rulesOf,
   typeOf,
-} from "../routes/_openapi/mod.ts";
+} from "./openapi/present.ts";
+import type { OpenApiDocument, OperationObject } from "./openapi/types.ts";
 import { InlineCode } from "./InlineCode.tsx";
 
 /** Props of {@linkcode ApiOperation}. */

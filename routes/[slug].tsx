@@ -5,7 +5,7 @@
  * @module
  */
 import { type Context, Hono } from "hono";
-import { type DatedLinkRecord, isLimited, mayNameLink, resolveLink } from "../lib/links/mod.ts";
+import { type DatedLinkRecord, hasVisitLimit, mayNameLink, resolveLink } from "../lib/links/mod.ts";
 import type { AppDeps, AppEnv } from "./_lib/env.ts";
 import { REDIRECT_ROUTE } from "./_middleware/metrics.ts";
 import { isUnlocked } from "./_lib/unlock.ts";
@@ -26,7 +26,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     if (found instanceof Response) return found;
     const record = found;
     // A limited link opens only by its Open button (POST): a GET, any client's, gets the page.
-    if (isLimited(record)) return await openPage(c, deps, record);
+    if (hasVisitLimit(record)) return await openPage(c, deps, record);
     if (c.req.method !== "HEAD") recordVisit(deps, record, c.req.raw.headers, c.env);
     // Neither an id nor, unless asked for, an access line: see `redirectTo`.
     c.set("redirect", true);
@@ -41,7 +41,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
     const record = found;
     const headers = await openerHeaders(c, deps);
     const visit = () => recordVisit(deps, record, headers, c.env);
-    if (isLimited(record)) return await openLimitedLink(c, deps, record, visit);
+    if (hasVisitLimit(record)) return await openLimitedLink(c, deps, record, visit);
     // A link without a limit opens as its GET does, with the answer a form post expects.
     visit();
     return seeDestination(record);
@@ -65,7 +65,7 @@ async function liveLink(
 ): Promise<DatedLinkRecord | Response> {
   const slug = c.req.param("slug");
   if (!mayNameLink(slug)) return notFound(c, deps);
-  const found = await resolveLink(deps.store, slug);
+  const found = await resolveLink(deps.store, slug, deps.linkCache);
   if (found.status !== "live") return notFound(c, deps, found);
   const { record } = found;
   if (deps.blocklist.blocksUrl(record.url)) return blockedLinkPage(slug);

@@ -6,12 +6,7 @@
 import { Hono } from "hono";
 import { RemovePage } from "../components/RemovePage.tsx";
 import { LinkNotFoundError } from "../lib/errors.ts";
-import {
-  existingSlug,
-  getLiveLink,
-  isLinkCursor,
-  type LinkConfirmation,
-} from "../lib/links/mod.ts";
+import { existingSlug, getLiveLink, isLinkCursor, type LinkActionDone } from "../lib/links/mod.ts";
 import { RATE_LIMITS } from "../lib/rate_limit/mod.ts";
 import { parseInput } from "../lib/validation.ts";
 import { readObjectBody } from "./_lib/body.ts";
@@ -58,7 +53,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       }
       await removeLinkOf(deps, slug);
       // One rule for every form: a 303 for a browser's form post, JSON for any other client.
-      if (!isBrowserForm(c)) return c.json({ ok: true, slug } satisfies LinkConfirmation);
+      if (!isBrowserForm(c)) return c.json({ ok: true, slug } satisfies LinkActionDone);
       const back = new URLSearchParams(q ? { q, removed: slug } : { removed: slug });
       return redirectWithPolicy(c, `/links?${back}`, 303);
     });

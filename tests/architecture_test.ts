@@ -2,6 +2,7 @@
  * The directions imports may take. `lib/` is the domain: it imports no web framework,
  * no route, page or OpenAPI code. `lib/kv` is the store: it imports no other `lib/`
  * folder, only the dependency-free files at the top of `lib/` (such as `lib/errors.ts`).
+ * `components/` and `islands/` are what routes render: they import nothing from `routes/`.
  * @module
  */
 import { assertEquals } from "./_helpers/assert.ts";
@@ -72,6 +73,50 @@ async function wrongDirections(root: URL): Promise<string[]> {
 
 Deno.test("lib/ imports no framework, route, page or OpenAPI code", async () => {
   assertEquals(await wrongDirections(ROOT), []);
+});
+
+/** Every import in `components/` and `islands/` of a `routes/` module, as "file -> specifier". */
+async function routeImports(root: URL): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const dir of ["components", "islands"]) {
+    for await (const path of sourceFiles(root, dir)) {
+      for (const { specifier, target } of await importsOf(root, path)) {
+        if (target?.startsWith("routes/")) wrong.push(`${path} -> ${specifier}`);
+      }
+    }
+  }
+  return wrong.sort();
+}
+
+Deno.test("components/ and islands/ import nothing from routes/", async () => {
+  assertEquals(await routeImports(ROOT), []);
+});
+
+Deno.test("the import reader finds a page or island importing from routes/", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lapse-imports-" });
+  try {
+    const root = new URL(`file://${dir}/`);
+    await Deno.mkdir(`${dir}/components/openapi`, { recursive: true });
+    await Deno.mkdir(`${dir}/islands`, { recursive: true });
+    await Deno.writeTextFile(
+      `${dir}/components/Page.tsx`,
+      [
+        `import type { OpenApiDocument } from "../routes/_openapi/mod.ts";`,
+        `import { InlineCode } from "./InlineCode.tsx";`,
+      ].join("\n"),
+    );
+    await Deno.writeTextFile(`${dir}/components/openapi/present.ts`, `import "./types.ts";`);
+    await Deno.writeTextFile(
+      `${dir}/islands/Form.tsx`,
+      `const env = await import("../routes/_lib/env.ts");`,
+    );
+    assertEquals(await routeImports(root), [
+      "components/Page.tsx -> ../routes/_openapi/mod.ts",
+      "islands/Form.tsx -> ../routes/_lib/env.ts",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("the import reader sees each form an import takes and each wrong direction", async () => {

@@ -6,7 +6,8 @@
 import { StoreUnavailableError } from "../errors.ts";
 import { claimRun } from "../kv/claim.ts";
 import type { Store } from "../kv/store.ts";
-import { runSweep, type SweepOptions } from "../links/mod.ts";
+import type { LinkCache } from "../links/cache.ts";
+import { runSweep, type SweepOptions } from "../links/sweep.ts";
 import { describeError, type Logger, logLine } from "../log/mod.ts";
 import { repairRanks } from "../tallies/rank.ts";
 
@@ -16,6 +17,8 @@ const HOUR_MS = 3_600_000;
 export interface HourlyJobDeps {
   log: Logger;
   onSwept?: SweepOptions["onSwept"];
+  /** This process's link cache, which forgets each link swept. */
+  cache?: LinkCache;
 }
 
 /**
@@ -40,7 +43,7 @@ export async function runHourlyJob(store: Store, deps: HourlyJobDeps): Promise<v
     }));
   }
   try {
-    const report = await runSweep(store, { onSwept: deps.onSwept });
+    const report = await runSweep(store, { onSwept: deps.onSwept, cache: deps.cache });
     deps.log(logLine("info", "sweep", { swept: report.swept, stamped: report.stamped }));
   } finally {
     try {

@@ -16,12 +16,11 @@ import type { CreateLinkInput } from "./input.ts";
 import { hashPassword } from "../passwords/mod.ts";
 import { type DatedLinkRecord, isExpired, type LinkRecord } from "./record.ts";
 import { generateSlug, isReservedSlug } from "./slug.ts";
-import { addRetirement } from "./retire.ts";
+import { addRetirement, type RetireOptions } from "./retire.ts";
 import { addLinkWrites } from "./write.ts";
-import { linkCacheOf } from "./cache.ts";
 
-/** Options of {@linkcode createLink}. */
-export interface CreateLinkOptions {
+/** Options of {@linkcode createLink}; `cache` forgets an expired holder the link replaces. */
+export interface CreateLinkOptions extends RetireOptions {
   /** The service's own host; destinations there are refused. */
   serviceHost: string;
   /** What else a destination is judged by: where the service listens, blocked hosts. */
@@ -95,7 +94,7 @@ export async function createLink(
     const result = await retryLocked(() => atomic.commit());
     if (result.ok) {
       if (previous !== null) {
-        linkCacheOf(store).delete(slug);
+        options.cache?.delete(slug);
         await rerankAfter(store, ranked);
       }
       return record;

@@ -33,7 +33,7 @@ function text(field: string) {
 }
 
 /** A custom slug as a client may send it, trimmed as every other slug a client sends. */
-export const customSlug = z.string().trim().regex(
+export const customSlugInput = z.string().trim().regex(
   CUSTOM_SLUG_PATTERN,
   `slug must be ${MIN_SLUG_LENGTH} to ${MAX_SLUG_LENGTH} letters, digits, '-' or '_', starting with a letter or digit`,
 );
@@ -82,7 +82,7 @@ export const linkInput = z.object({
   // Trimmed first: a slug of spaces alone is no slug given, as an empty one is.
   slug: z.preprocess(
     (value) => blankIsAbsent(typeof value === "string" ? value.trim() : value),
-    customSlug.optional(),
+    customSlugInput.optional(),
   ).describe(
     "A custom slug: 3 to 48 of `A-Z a-z 0-9 - _`, starting with a letter or digit; " +
       "case-sensitive, and not a reserved word in any case. Random when absent",
@@ -112,3 +112,15 @@ export const createLinkInput = linkInput.extend({
 
 /** The body of `POST /api/create`, after parsing. */
 export type CreateLinkInput = z.infer<typeof createLinkInput>;
+
+/** The body of `POST /api/unlock`. */
+export const unlockInput = z.object({
+  slug: existingSlug,
+  pass: password.min(1),
+});
+
+/** The body of `POST /api/sweep` that runs the sweep. */
+export const sweepRunInput = z.object({
+  confirm: z.literal("sweep", { error: 'confirm must be "sweep" to run the sweep' })
+    .describe("Must be `sweep`: a safeguard against running it by mistake, not a credential"),
+});

@@ -19,6 +19,7 @@ export * from "./check.ts";
 export * from "./views.ts";
 export * from "./query.ts";
 export * from "./cache.ts";
+export * from "./removal_watch.ts";
 export * from "./retire.ts";
 export * from "./outcome.ts";
 export * from "./visits.ts";

@@ -4,16 +4,16 @@
  * (any link, read from the store) both ask it, so the rule is written once.
  * @module
  */
-import type { LinkStore } from "./cache.ts";
-import { type DatedLinkRecord, isLimited } from "./record.ts";
+import type { LinkCache } from "./cache.ts";
+import { type DatedLinkRecord, hasVisitLimit } from "./record.ts";
 
 /**
  * Whether `record` is a live, open link at `now`: its deadline not passed, no password to ask
  * for, and no limit of visits to take one from. A link that fails this is answered by the
  * route, which decides the rest (the unlock page, a visit taken, the 404 page).
  */
-export function opensAtOnce(record: DatedLinkRecord, now: number): boolean {
-  return record.expiresAt > now && record.passHash === null && !isLimited(record);
+export function isLiveAndUnguarded(record: DatedLinkRecord, now: number): boolean {
+  return record.expiresAt > now && record.passHash === null && !hasVisitLimit(record);
 }
 
 /**
@@ -22,10 +22,10 @@ export function opensAtOnce(record: DatedLinkRecord, now: number): boolean {
  * path.
  */
 export function cachedOpenLink(
-  store: LinkStore,
+  cache: LinkCache,
   slug: string,
   now: number,
 ): DatedLinkRecord | null {
-  const cached = store.cache.get(slug);
-  return cached !== undefined && opensAtOnce(cached.record, now) ? cached.record : null;
+  const cached = cache.get(slug);
+  return cached !== undefined && isLiveAndUnguarded(cached.record, now) ? cached.record : null;
 }

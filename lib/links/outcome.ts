@@ -19,7 +19,7 @@ export type KeptRow = { ok: true; slug: string; id: string } | {
   error: string;
 };
 
-/** A bulk post's outcome as kept. */
+/** A bulk post's outcome, as the store keeps it. */
 export interface KeptOutcome {
   rows: KeptRow[];
   /** Whether the post carried a password, which no page sends back. */

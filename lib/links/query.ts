@@ -35,6 +35,13 @@ export const optionalSlugQuery = z.object({
   slug: slugField.optional().describe("The link to remove; without it, the listing"),
 });
 
+/** `?slug=` of `GET /api/stats`, optional: one link's figures, or without it the service's. */
+export const statsQuery = z.object({
+  slug: optionalSlugQuery.shape.slug.describe(
+    "One live link's slug: its own figures instead of the service's",
+  ),
+});
+
 /**
  * `GET /api/unshorten`: a slug or a full short URL of this service, under `slug` (or `url`);
  * parses to that reference. Blank counts as missing.

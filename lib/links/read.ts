@@ -7,7 +7,7 @@ import type { Store } from "../kv/store.ts";
 import { readLinkFigures } from "../tallies/link_figures.ts";
 import { stampLegacyLink } from "./legacy.ts";
 import { type DatedLinkRecord, isExpired, type LinkCounters, type LinkRecord } from "./record.ts";
-import { linkCacheOf } from "./cache.ts";
+import type { LinkCache } from "./cache.ts";
 
 /** What the store knows of a slug. */
 export type LinkLookup =
@@ -26,11 +26,14 @@ export async function lookupLink(store: Store, slug: string): Promise<LinkLookup
 }
 
 /**
- * Looks `slug` up for the redirect: from this process's cache when it holds the link and its
- * deadline has not passed, else from the store, caching a live link for next time.
+ * Looks `slug` up for the redirect: from `cache`, this process's, when it holds the link and its
+ * deadline has not passed, else from the store, caching a live link there for next time.
  */
-export async function resolveLink(store: Store, slug: string): Promise<LinkLookup> {
-  const cache = linkCacheOf(store);
+export async function resolveLink(
+  store: Store,
+  slug: string,
+  cache: LinkCache,
+): Promise<LinkLookup> {
   const cached = cache.get(slug);
   if (cached !== undefined) {
     if (cached.record.expiresAt > store.now()) return { status: "live", ...cached };

@@ -71,7 +71,7 @@ export function shortUrlOf(slug: string, baseUrl: string): string {
 }
 
 /** Whether the link opens only a limited number of times, and so never from a cache. */
-export function isLimited(record: LinkRecord): boolean {
+export function hasVisitLimit(record: LinkRecord): boolean {
   return record.maxVisits !== undefined;
 }
 
@@ -85,7 +85,7 @@ export function maxVisitsOf(record: LinkRecord): number | null {
  * everyone, cookies or not), and a protected link's only with its unlock cookie (`unlocked`).
  */
 export function visibleUrl(record: LinkRecord, unlocked = false): string | null {
-  if (isLimited(record)) return null;
+  if (hasVisitLimit(record)) return null;
   return record.passHash === null || unlocked ? record.url : null;
 }
 

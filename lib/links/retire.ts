@@ -31,10 +31,10 @@ import { minus } from "../tallies/count.ts";
 import { RANKED_KINDS, tallyNameKey } from "../tallies/kinds.ts";
 import { type RankedName, rerankAfter } from "../tallies/rank.ts";
 import { clicksOf, eachShare, readLinkStats } from "../tallies/shares.ts";
-import { linkCacheOf } from "./cache.ts";
+import type { LinkCache } from "./cache.ts";
 
 // How long a removal stays in the log instances read; an instance further behind than this
-// drops its whole cache instead (see LinkCache.watch).
+// drops its whole cache instead (see removal_watch.ts).
 const REMOVAL_LOG_MS = 10 * 60_000;
 // The bytes of a removal log key: its prefix, a time and a link id.
 const REMOVAL_KEY_BYTES = 80;
@@ -56,7 +56,8 @@ export interface RetirementOptions {
 /**
  * Adds to `atomic` the removal of every key `link` occupies and of its share of every tally
  * (`stats` is its figures as read, checked unchanged), a bump of the cache epoch and an entry
- * in the removal log, so every instance forgets it (see `LinkCache.watch`). The caller adds the check that the link is still the one stored.
+ * in the removal log, so every instance forgets it (see `RemovalWatch`). The caller adds the
+ * check that the link is still the one stored.
  * Returns the ranked names whose counts this changes, for {@linkcode rerank} after the commit.
  */
 export function addRetirement(
@@ -105,6 +106,12 @@ const TARGETS_PER_READ = 40;
 // alone within these.
 const RETIREMENT_LIMITS = { ...COMMIT_LIMITS, mutations: 900, keyBytes: KEY_BYTES_BUDGET };
 
+/** Options of the functions that retire links. */
+export interface RetireOptions {
+  /** This process's link cache, which forgets each link retired at once. */
+  cache?: LinkCache;
+}
+
 /**
  * Retires each target whose proof still holds, many to a commit. Returns the targets retired;
  * a target whose proof no longer holds (another writer moved first) is left out, not retried.
@@ -112,12 +119,13 @@ const RETIREMENT_LIMITS = { ...COMMIT_LIMITS, mutations: 900, keyBytes: KEY_BYTE
 export async function retireLinks(
   store: Store,
   targets: RetirementTarget[],
+  options: RetireOptions = {},
 ): Promise<RetirementTarget[]> {
   const retired: RetirementTarget[] = [];
   const touched = new Map<string, RankedName>();
   for (let start = 0; start < targets.length; start += TARGETS_PER_READ) {
     const group = targets.slice(start, start + TARGETS_PER_READ);
-    await retireGroup(store, group, { retired, touched });
+    await retireGroup(store, group, { retired, touched, cache: options.cache });
   }
   await rerankAfter(store, touched.values());
   return retired;
@@ -128,6 +136,8 @@ interface Retirements {
   retired: RetirementTarget[];
   /** The ranked names whose counts changed, for {@linkcode rerank}. */
   touched: Map<string, RankedName>;
+  /** See {@linkcode RetireOptions.cache}. */
+  cache: LinkCache | undefined;
 }
 
 /**
@@ -159,7 +169,7 @@ async function retireGroup(
     });
     const result = await retryLocked(() => atomic.commit());
     if (result.ok) {
-      for (const target of group) linkCacheOf(store).delete(target.link.slug);
+      for (const target of group) done.cache?.delete(target.link.slug);
       for (const name of ranked) done.touched.set(tallyNameKey(name.kind, name.name), name);
       done.retired.push(...group);
       return;

@@ -8,7 +8,7 @@ import { linkKey, linksByExpiryPrefix } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
 import { stampUndatedLinks } from "./legacy.ts";
 import type { LinkRecord } from "./record.ts";
-import { retireLinks, type RetirementTarget } from "./retire.ts";
+import { retireLinks, type RetirementTarget, type RetireOptions } from "./retire.ts";
 import type { expiredLink, expiredListing, sweepReport } from "./views.ts";
 
 /** One link the sweep would remove. */
@@ -20,8 +20,8 @@ export type ExpiredListing = z.infer<typeof expiredListing>;
 /** What a sweep did. */
 export type SweepReport = z.infer<typeof sweepReport>;
 
-/** Options of the sweep functions. */
-export interface SweepOptions {
+/** Options of the sweep functions; `cache` forgets each link swept. */
+export interface SweepOptions extends RetireOptions {
   /** Most entries listed in a report; default 1,000. */
   limit?: number;
   /** Expired links handled per batch; default 100. */
@@ -79,7 +79,7 @@ export async function sweepExpiredLinks(
       const current = (record.value as LinkRecord | null)?.id === link.id;
       return current ? { link, proof: record } : { link, proof: entry, keepRecord: true };
     });
-    for (const { link } of await retireLinks(store, targets)) {
+    for (const { link } of await retireLinks(store, targets, options)) {
       report.swept++;
       if (report.slugs.length < limit) report.slugs.push(link.slug);
     }

@@ -99,14 +99,14 @@ export const checkResult = z.object({
 /** What `GET /api/check` answers. */
 export type CheckResult = z.infer<typeof checkResult>;
 
-/** An action on one link done: remove, single-link sweep, unlock. */
-export const linkConfirmation = z.object({
+/** The answer to an action on one link that succeeded: remove, single-link sweep, unlock. */
+export const linkActionDone = z.object({
   ok: z.literal(true),
   slug: z.string().describe("The link's slug"),
 });
 
-/** An action on one link done. */
-export type LinkConfirmation = z.infer<typeof linkConfirmation>;
+/** The answer to an action on one link that succeeded. */
+export type LinkActionDone = z.infer<typeof linkActionDone>;
 
 /** One row's entry in the bulk answer: the new link, or the input and why it failed. */
 export const bulkEntry = z.union([

@@ -12,8 +12,7 @@ import { pause } from "../pause.ts";
 import type { Store } from "../kv/store.ts";
 import { rerankAfter } from "../tallies/rank.ts";
 import { type DatedLinkRecord, isExpired, type LinkRecord } from "./record.ts";
-import { addRetirement } from "./retire.ts";
-import { linkCacheOf } from "./cache.ts";
+import { addRetirement, type RetireOptions } from "./retire.ts";
 
 /** What {@linkcode takeVisit} did. */
 export type VisitTaken =
@@ -41,11 +40,15 @@ const MAX_PAUSE_MS = 20;
 /**
  * Takes one person's visit of the limited link `record` in a commit that checks the count and the
  * record unchanged, so no more than `maxVisits` people get through; the last visit retires the
- * link in the same commit and marks its slug used up. Throws `BusyError` when other visits kept
- * winning every round it may try.
+ * link in the same commit, marks its slug used up and drops it from `options.cache`. Throws
+ * `BusyError` when other visits kept winning every round it may try.
  */
-export function takeVisit(store: Store, record: DatedLinkRecord): Promise<VisitTaken> {
-  return inTurn(store, record.id, () => takeVisitNow(store, record));
+export function takeVisit(
+  store: Store,
+  record: DatedLinkRecord,
+  options: RetireOptions = {},
+): Promise<VisitTaken> {
+  return inTurn(store, record.id, () => takeVisitNow(store, record, options));
 }
 
 // The visits of one link waiting in this process, by store and link id: each waits for the one
@@ -65,7 +68,11 @@ function inTurn<T>(store: Store, id: string, work: () => Promise<T>): Promise<T>
   return mine;
 }
 
-async function takeVisitNow(store: Store, record: DatedLinkRecord): Promise<VisitTaken> {
+async function takeVisitNow(
+  store: Store,
+  record: DatedLinkRecord,
+  options: RetireOptions,
+): Promise<VisitTaken> {
   const { slug, id } = record;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const [entry, count] = await store.kv.getMany<[LinkRecord, unknown]>([
@@ -96,7 +103,7 @@ async function takeVisitNow(store: Store, record: DatedLinkRecord): Promise<Visi
     const result = await retryLocked(() => atomic.commit());
     if (result.ok) {
       if (left === 1) {
-        linkCacheOf(store).delete(slug);
+        options.cache?.delete(slug);
         await rerankAfter(store, ranked);
       }
       return { taken: true, record: dated, visitsLeft: left - 1 };

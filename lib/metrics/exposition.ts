@@ -2,13 +2,13 @@
  * The Prometheus text exposition format, version 0.0.4.
  * @module
  */
-import type { Metrics } from "./mod.ts";
+import type { Metrics } from "./registry.ts";
 
 /** The `Content-Type` of a scrape. */
 export const EXPOSITION_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
 /** Figures read at scrape time rather than counted as they happen. */
-export interface ScrapeReadings {
+export interface ScrapeTimeFigures {
   /** The running release. */
   version: string;
   /** Live links in the store, or `null` when the store did not answer (the sample is left out). */
@@ -20,7 +20,7 @@ export interface ScrapeReadings {
 }
 
 /** The whole scrape: every series of `metrics` and the `readings`, as exposition text. */
-export function renderMetrics(metrics: Metrics, readings: ScrapeReadings): string {
+export function renderMetrics(metrics: Metrics, readings: ScrapeTimeFigures): string {
   const text = new ExpositionText();
   text.family("lapse_build_info", { type: "gauge", help: "The running release; always 1." });
   text.sample("lapse_build_info", 1, { version: readings.version });

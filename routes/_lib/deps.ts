@@ -5,7 +5,8 @@
 import type { Config } from "../../fresh.config.ts";
 import { ClickBuffer, type ClickBufferOptions } from "../../lib/clicks/mod.ts";
 import type { Store } from "../../lib/kv/store.ts";
-import { withLinkCache } from "../../lib/links/cache.ts";
+import { LinkCache } from "../../lib/links/cache.ts";
+import { RemovalWatch, type RemovalWatchOptions } from "../../lib/links/removal_watch.ts";
 import { describeError, type Logger, logLine, stdoutLogger } from "../../lib/log/mod.ts";
 import { FaultLog } from "../../lib/log/fault.ts";
 import { createMetrics } from "../../lib/metrics/mod.ts";
@@ -23,6 +24,8 @@ export interface CreateDepsOptions {
   clicks?: ClickBufferOptions;
   /** The blocked destination hosts; default an empty list. */
   blocklist?: HostBlocklist;
+  /** Options of the removal watch (how often it reads the store, its clock). */
+  removals?: RemovalWatchOptions;
 }
 
 /** The dependencies every route is built with; each call gets its own metrics registry. */
@@ -37,9 +40,12 @@ export async function createDeps(
   const unlockKey = unlockKeyOnUse(store, config.cookieSecret);
   // Loaded now when the store is up; when it is down, on the first unlock after it is back.
   await unlockKey().catch(() => {});
+  const linkCache = new LinkCache();
   return {
     config,
-    store: withLinkCache(store),
+    store,
+    linkCache,
+    removals: new RemovalWatch(linkCache, store.kv, options.removals),
     unlockKey,
     log,
     metrics,

@@ -6,7 +6,9 @@ import type { Config } from "../../fresh.config.ts";
 import type { HostBlocklist } from "../../lib/blocklist/mod.ts";
 import type { ListenAddress } from "../../lib/links/destination.ts";
 import type { ClickBuffer } from "../../lib/clicks/mod.ts";
-import type { LinkStore } from "../../lib/links/cache.ts";
+import type { LinkCache } from "../../lib/links/cache.ts";
+import type { RemovalWatch } from "../../lib/links/removal_watch.ts";
+import type { Store } from "../../lib/kv/store.ts";
 import type { Logger } from "../../lib/log/mod.ts";
 import type { Metrics } from "../../lib/metrics/mod.ts";
 import type { PreviewOptions } from "../../lib/preview/mod.ts";
@@ -16,7 +18,14 @@ export interface AppDeps {
   /** The validated configuration. */
   config: Config;
   /** The store handle. */
-  store: LinkStore;
+  store: Store;
+  /** Resolved links kept in this process for the redirect. */
+  linkCache: LinkCache;
+  /**
+   * This process's following of every instance's removals, for `linkCache`; the server starts
+   * it, and a removal waits through it for every instance to forget the link.
+   */
+  removals: RemovalWatch;
   /** HMAC key of unlock cookies, loaded from the store on first use. */
   unlockKey(): Promise<CryptoKey>;
   /** Where the redirect records visits; flushed to the store off the request path. */

@@ -2,10 +2,10 @@
  * The redirect's fast path, tried before the router (docs/decisions/2026-11-22-redirect-fast-path.md).
  * @module
  */
-import { cachedOpenLink } from "../../lib/links/mod.ts";
+import { cachedOpenLink } from "../../lib/links/open.ts";
 import type { AppDeps, ConnectionInfo } from "./env.ts";
-import { AccessEntry, writeAccess } from "../_middleware/access_log.ts";
-import { REDIRECT_ROUTE } from "../_middleware/metrics.ts";
+import { AccessEntry, durationMsSince, writeAccess } from "../_middleware/access_log.ts";
+import { countAnswered, REDIRECT_ROUTE } from "../_middleware/metrics.ts";
 import { requestIdFor } from "../_middleware/request_id.ts";
 import { recordVisit, redirectTo } from "./short_link.ts";
 
@@ -19,7 +19,7 @@ import { recordVisit, redirectTo } from "./short_link.ts";
 export function fastRedirect(
   deps: AppDeps,
 ): (request: Request, connection?: ConnectionInfo) => Response | null {
-  const { store, metrics, log, blocklist } = deps;
+  const { store, linkCache, metrics, log, blocklist } = deps;
   const logRedirects = deps.config.logRedirects;
   return function fastRedirect(request, connection) {
     const method = request.method;
@@ -28,21 +28,19 @@ export function fastRedirect(
     // The path after the authority; a query, a second segment or an escape never matches a slug.
     const slug = url.slice(url.indexOf("/", url.indexOf("//") + 2) + 1);
     const now = store.now();
-    const record = cachedOpenLink(store, slug, now);
+    const record = cachedOpenLink(linkCache, slug, now);
     // A link to a host the operator blocked goes to the route, which says so.
     if (record === null || blocklist.blocksUrl(record.url)) return null;
     const start = performance.now();
     if (method === "GET") recordVisit(deps, record, request.headers, connection, now);
     const response = redirectTo(record);
-    const seconds = (performance.now() - start) / 1000;
-    metrics.requests.inc(REDIRECT_ROUTE, method, 302);
-    metrics.redirectSeconds.observe(seconds);
+    countAnswered(metrics, REDIRECT_ROUTE, method, 302, start);
     if (logRedirects) {
       const id = requestIdFor(request.headers.get("x-request-id"));
-      const durationMs = Math.round(seconds * 1e6) / 1000;
+      const took = durationMsSince(start);
       writeAccess(
         log,
-        new AccessEntry(now, method, REDIRECT_ROUTE, `/${record.slug}`, 302, durationMs, id),
+        new AccessEntry(now, method, REDIRECT_ROUTE, `/${record.slug}`, 302, took, id),
       );
     }
     return response;

@@ -11,7 +11,7 @@ import { notFound } from "../_404.tsx";
 import type { AppDeps, AppEnv } from "./env.ts";
 import { isFormPost, readFormTexts } from "./body.ts";
 import { ONWARD_FORM_CONTENT_SECURITY_POLICY, renderPage } from "./html.ts";
-import { REDIRECT_POLICY } from "./redirect.ts";
+import { REDIRECT_HEADERS } from "./redirect.ts";
 
 /**
  * The Open page of the limited link `record`, already unlocked when protected: how many more
@@ -51,7 +51,7 @@ export async function openLimitedLink(
   record: DatedLinkRecord,
   recordVisit: () => void,
 ): Promise<Response> {
-  const visit = await takeVisit(deps.store, record);
+  const visit = await takeVisit(deps.store, record, { cache: deps.linkCache });
   if (!visit.taken) return notFound(c, deps);
   recordVisit();
   return seeDestination(record);
@@ -61,7 +61,7 @@ export async function openLimitedLink(
 export function seeDestination(record: DatedLinkRecord): Response {
   return new Response(null, {
     status: 303,
-    headers: { location: record.url, ...REDIRECT_POLICY },
+    headers: { location: record.url, ...REDIRECT_HEADERS },
   });
 }
 

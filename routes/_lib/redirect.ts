@@ -6,21 +6,21 @@
 import type { Context } from "hono";
 
 /** The headers every redirect the service answers carries, the short link's included. */
-export const REDIRECT_POLICY: Readonly<Record<string, string>> = {
+export const REDIRECT_HEADERS: Readonly<Record<string, string>> = {
   "referrer-policy": "unsafe-url",
   "cache-control": "no-store",
 };
 
-/** A redirect to `location` with `status`, carrying {@linkcode REDIRECT_POLICY}. */
+/** A redirect to `location` with `status`, carrying {@linkcode REDIRECT_HEADERS}. */
 export function redirectWithPolicy(c: Context, location: string, status: 301 | 303): Response {
   const response = c.redirect(location, status);
-  for (const [name, value] of Object.entries(REDIRECT_POLICY)) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(REDIRECT_HEADERS)) response.headers.set(name, value);
   return response;
 }
 
 /**
  * A path asked for with a trailing slash: 301 to `path`, the request's query kept, carrying
- * {@linkcode REDIRECT_POLICY}.
+ * {@linkcode REDIRECT_HEADERS}.
  */
 export function withoutTrailingSlash(c: Context, path: string): Response {
   return redirectWithPolicy(c, `${path}${new URL(c.req.url).search}`, 301);

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { SLUG_LIKE_PATTERN } from "../../lib/links/mod.ts";
 import { StoreUnavailableError } from "../../lib/errors.ts";
-import { errorResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { errorResponseSpec, type RouteSpec } from "../_openapi/mod.ts";
 
 const page = (description: string) => ({
   description,
@@ -14,7 +14,7 @@ const page = (description: string) => ({
 // A page for a browser, `{error}` JSON for a client whose `Accept` does not name HTML.
 const pageOrError = (description: string, sentence: string) => ({
   description,
-  content: { ...page(description).content, ...errorResponse(description, sentence).content },
+  content: { ...page(description).content, ...errorResponseSpec(description, sentence).content },
 });
 
 /** What the route takes and answers, for the API document. */

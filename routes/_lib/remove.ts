@@ -10,6 +10,7 @@ import type { AppDeps } from "./env.ts";
 /** {@linkcode removeLink}, logging a warning when not every instance confirmed it in time. */
 export function removeLinkOf(deps: AppDeps, slug: string): Promise<LinkRecord> {
   return removeLink(deps.store, slug, {
+    removals: deps.removals,
     onUnconfirmed: () =>
       deps.log(
         logLine("warn", "removal answered before every instance had forgotten the link", { slug }),

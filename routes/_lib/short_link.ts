@@ -3,13 +3,13 @@
  * the visit it records.
  * @module
  */
-import type { DatedLinkRecord } from "../../lib/links/mod.ts";
+import type { DatedLinkRecord } from "../../lib/links/record.ts";
 import { proxyCountry } from "../../lib/clicks/mod.ts";
 import { describeError, logLine } from "../../lib/log/mod.ts";
 import { clientOf } from "./client.ts";
 import type { AppDeps, ConnectionInfo } from "./env.ts";
 import { EXPOSED_HEADERS } from "../_middleware/cors.ts";
-import { REDIRECT_POLICY } from "./redirect.ts";
+import { REDIRECT_HEADERS } from "./redirect.ts";
 
 /**
  * The 302 to `record`'s destination: the referrer travels on, and no cache keeps the visit. It
@@ -22,7 +22,7 @@ export function redirectTo(record: DatedLinkRecord): Response {
       status: 302,
       headers: [
         ["location", record.url],
-        ...Object.entries(REDIRECT_POLICY),
+        ...Object.entries(REDIRECT_HEADERS),
         ["access-control-allow-origin", "*"],
         ["access-control-expose-headers", EXPOSED_HEADERS],
       ],

@@ -43,6 +43,14 @@ export class AccessEntry implements AccessFields {
   ) {}
 }
 
+/**
+ * The time since `start` (`performance.now()`) as the access log states it: in milliseconds, to
+ * the microsecond.
+ */
+export function durationMsSince(start: number): number {
+  return Math.round((performance.now() - start) * 1000) / 1000;
+}
+
 /** The access log's line for one request answered at `at` (epoch ms, default now). */
 export function accessLine(fields: AccessFields, at?: number): LogLine {
   return {
@@ -98,7 +106,7 @@ export function accessLog(options: AccessLogOptions): MiddlewareHandler<AppEnv> 
       route: routeLabel(c),
       path: c.req.path,
       status: c.res.status,
-      durationMs: Math.round((performance.now() - start) * 1000) / 1000,
+      durationMs: durationMsSince(start),
       requestId: c.get("requestId"),
     }));
   };

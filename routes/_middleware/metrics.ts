@@ -18,18 +18,33 @@ export interface CountRequestsOptions {
 }
 
 /**
- * Counts each answered request under the pattern of the route that answered it, and observes
- * the time `GET|HEAD /<slug>` took (not a POST's, which opens a link in the store). It only adds to numbers: no key is built per request.
+ * Counts each answered request under the pattern of the route that answered it (see
+ * {@linkcode countAnswered}).
  */
 export function countRequests(options: CountRequestsOptions): MiddlewareHandler<AppEnv> {
-  const { requests, redirectSeconds } = options.metrics;
+  const { metrics } = options;
   return async function countRequests(c, next) {
     const start = performance.now();
     await next();
-    const route = routeLabel(c);
-    requests.inc(route, c.req.method, c.res.status);
-    if (route === REDIRECT_ROUTE && c.req.method !== "POST") {
-      redirectSeconds.observe((performance.now() - start) / 1000);
-    }
+    countAnswered(metrics, routeLabel(c), c.req.method, c.res.status, start);
   };
+}
+
+/**
+ * Counts one request answered with `status` under `route`, and observes the time since `start`
+ * (`performance.now()`) when it is `GET|HEAD /<slug>` (not a POST, which opens a link in the
+ * store). The middleware and the redirect's fast path both count through this. It only adds to
+ * numbers: no key is built per request.
+ */
+export function countAnswered(
+  metrics: Metrics,
+  route: string,
+  method: string,
+  status: number,
+  start: number,
+): void {
+  metrics.requests.inc(route, method, status);
+  if (route === REDIRECT_ROUTE && method !== "POST") {
+    metrics.redirectSeconds.observe((performance.now() - start) / 1000);
+  }
 }

@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import { errorBody } from "../../lib/error_bodies.ts";
 import type { RateLimit } from "../../lib/rate_limit/mod.ts";
+import type { HttpMethod } from "../../components/openapi/types.ts";
 
 const shownAs = new WeakMap<z.core.$ZodType, z.ZodType>();
 
@@ -23,8 +24,7 @@ export function documentedAs(schema: z.core.$ZodType): z.ZodType | undefined {
   return shownAs.get(schema);
 }
 
-/** The methods an operation may have. */
-export type HttpMethod = "get" | "put" | "post" | "delete" | "patch";
+export type { HttpMethod } from "../../components/openapi/types.ts";
 
 /** Every {@linkcode HttpMethod}, in the order the document lists them. */
 export const HTTP_METHODS: readonly HttpMethod[] = ["get", "put", "post", "delete", "patch"];
@@ -94,7 +94,7 @@ export type RouteSpec = Readonly<Partial<Record<HttpMethod, OperationSpec>>>;
 export type ApiCatalogue = Readonly<Record<string, RouteSpec>>;
 
 /** A JSON response of `schema`, with an example. */
-export function jsonResponse(
+export function jsonResponseSpec(
   description: string,
   body: MediaSpec & { headers?: Readonly<Record<string, HeaderSpec>> },
 ): ResponseSpec {
@@ -103,6 +103,6 @@ export function jsonResponse(
 }
 
 /** An error response: `{error}` JSON, with `example` as the sentence. */
-export function errorResponse(description: string, example: string): ResponseSpec {
-  return jsonResponse(description, { schema: errorBody, example: { error: example } });
+export function errorResponseSpec(description: string, example: string): ResponseSpec {
+  return jsonResponseSpec(description, { schema: errorBody, example: { error: example } });
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { errorBody } from "../../lib/error_bodies.ts";
-import { documentAs, errorResponse, jsonResponse, type RouteSpec } from "./catalogue.ts";
+import { documentAs, errorResponseSpec, jsonResponseSpec, type RouteSpec } from "./catalogue.ts";
 import { buildOpenApiDocument, jsonSchemaOf, openApiPath } from "./document.ts";
 
 const blankIsAbsent = (value: unknown) => (value === "" ? undefined : value);
@@ -19,8 +19,8 @@ const SPEC: RouteSpec = {
     summary: "Make a thing",
     body: { schema: thingInput, example: { name: "a" }, form: true },
     responses: {
-      201: jsonResponse("Made", { schema: thing, example: { name: "a", made: true } }),
-      400: errorResponse("Bad input", "name is required"),
+      201: jsonResponseSpec("Made", { schema: thing, example: { name: "a", made: true } }),
+      400: errorResponseSpec("Bad input", "name is required"),
     },
     rateLimit: { name: "things", limit: 3, windowMs: 60_000 },
   },

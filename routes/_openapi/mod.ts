@@ -4,5 +4,4 @@
  */
 export * from "./catalogue.ts";
 export * from "./document.ts";
-export * from "./present.ts";
 export * from "./responses.ts";

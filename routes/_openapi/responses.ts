@@ -5,13 +5,13 @@
 import { z } from "zod";
 import { blockedErrorBody, expiredErrorBody, usedUpErrorBody } from "../../lib/error_bodies.ts";
 import { LinkExpiredError, LinkNotFoundError } from "../../lib/errors.ts";
-import { errorResponse, jsonResponse, type ResponseSpec } from "./catalogue.ts";
+import { errorResponseSpec, jsonResponseSpec, type ResponseSpec } from "./catalogue.ts";
 
 const EXPIRED_AT = "2026-11-09T12:00:00.000Z";
 
 /** 404 for a slug no link has, as `description` says which ("live", "ever"). */
 export function linkNotFound(description: string, slug = "hello"): ResponseSpec {
-  return errorResponse(description, new LinkNotFoundError(slug).message);
+  return errorResponseSpec(description, new LinkNotFoundError(slug).message);
 }
 
 /** 404 for a slug no link ever had. */
@@ -36,7 +36,7 @@ export function linkGone(options: { usedUp?: boolean; blocked?: boolean } = {}):
     ...(options.blocked ? ["the operator blocked its destination host"] : []),
   ];
   const last = why.length > 1 ? `, or ${why.pop()}` : "";
-  return jsonResponse(
+  return jsonResponseSpec(
     `The link existed and ${why.join(", ")}${last}`,
     {
       schema: bodies.length === 1

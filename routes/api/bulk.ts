@@ -34,6 +34,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const outcomes = await createLinks(store, input, {
         ...destinationRules(deps),
         client: clientGroup(c, config.trustProxy),
+        cache: deps.linkCache,
       });
       // A browser goes on to the outcome's page (post, redirect, get): reloading it, or going
       // back to it, makes no second set of links.

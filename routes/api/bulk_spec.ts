@@ -6,7 +6,12 @@ import { bulkInput, bulkRow } from "../../lib/links/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { z } from "zod";
 import { ReservedSlugError } from "../../lib/errors.ts";
-import { documentAs, errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import {
+  documentAs,
+  errorResponseSpec,
+  jsonResponseSpec,
+  type RouteSpec,
+} from "../_openapi/mod.ts";
 import { EXAMPLE_LINK } from "../_lib/examples.ts";
 import { bulkEntry } from "../../lib/links/mod.ts";
 // Rows are taken as they come and parsed one by one; the document shows what each must be.
@@ -29,7 +34,7 @@ export const spec: RouteSpec = {
       example: { urls: ["example.com/a/long/path", { url: "example.com/two", slug: "docs" }] },
     },
     responses: {
-      200: jsonResponse("One entry per row, in order", {
+      200: jsonResponseSpec("One entry per row, in order", {
         schema: z.array(bulkEntry),
         example: [
           { ok: true, link: EXAMPLE_LINK },
@@ -48,7 +53,7 @@ export const spec: RouteSpec = {
           "Set-Cookie": { description: "`lapse_bulk`: this browser sent the post, for an hour" },
         },
       },
-      400: errorResponse("Bad JSON, no rows, or more than ten", "max 10 links per request"),
+      400: errorResponseSpec("Bad JSON, no rows, or more than ten", "max 10 links per request"),
     },
     rateLimit: RATE_LIMITS.bulk,
   },

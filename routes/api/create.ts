@@ -38,6 +38,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const record = await createLink(store, input, {
         ...destinationRules(deps),
         client: clientGroup(c, config.trustProxy),
+        cache: deps.linkCache,
       });
       const view = toLinkView(record, { baseUrl: config.baseUrl, now: store.now() });
       // A browser goes on to the new link's card (post, redirect, get): reloading it, or going

@@ -5,7 +5,7 @@
 import { createLinkInput } from "../../lib/links/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { ReservedSlugError, SlugTakenError } from "../../lib/errors.ts";
-import { errorResponse, jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { errorResponseSpec, jsonResponseSpec, type RouteSpec } from "../_openapi/mod.ts";
 import { EXAMPLE_LINK } from "../_lib/examples.ts";
 import { linkView } from "../../lib/links/mod.ts";
 /** What the route takes and answers, for the API document. */
@@ -37,7 +37,7 @@ export const spec: RouteSpec = {
       form: true,
     },
     responses: {
-      201: jsonResponse("The new link", {
+      201: jsonResponseSpec("The new link", {
         schema: linkView,
         example: EXAMPLE_LINK,
         headers: { Location: { description: "The short URL", example: EXAMPLE_LINK.shortUrl } },
@@ -50,11 +50,11 @@ export const spec: RouteSpec = {
           "Set-Cookie": { description: "`lapse_made`: this browser made the link, for an hour" },
         },
       },
-      400: errorResponse(
+      400: errorResponseSpec(
         "Bad JSON, a missing or invalid field, or a reserved slug",
         new ReservedSlugError("docs").message,
       ),
-      409: errorResponse(
+      409: errorResponseSpec(
         "The custom slug is held by a live link",
         new SlugTakenError("hello").message,
       ),

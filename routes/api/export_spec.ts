@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { csvHeader, csvRow, exportQuery, linkListEntry, textLine } from "../../lib/links/mod.ts";
 import type { ExportFormat } from "../../lib/links/mod.ts";
-import { errorResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { errorResponseSpec, type RouteSpec } from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { EXAMPLE_LIST_ENTRY, EXAMPLE_PROTECTED_ENTRY } from "../_lib/examples.ts";
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -42,7 +42,7 @@ export const spec: RouteSpec = {
           [CONTENT_TYPES.json]: { schema: z.array(linkListEntry), example: EXAMPLE_ENTRIES },
         },
       },
-      400: errorResponse("An unknown format", "format must be one of text, csv, json"),
+      400: errorResponseSpec("An unknown format", "format must be one of text, csv, json"),
     },
     rateLimit: RATE_LIMITS.export,
     readsUnlockCookie: true,

@@ -3,34 +3,13 @@
  * @module
  */
 import { Hono } from "hono";
-import { z } from "zod";
-import { linkListEntry, listLinkEntries } from "../../lib/links/mod.ts";
-import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
+import { listLinkEntries } from "../../lib/links/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
-import { EXAMPLE_LIST_ENTRY, EXAMPLE_PROTECTED_ENTRY } from "../_lib/examples.ts";
 import { jsonArray, streamResponse } from "../_lib/stream.ts";
 import { cacheControlOf, readUnlocks } from "../_lib/unlock.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
-
-/** What the route takes and answers, for the API document. */
-export const spec: RouteSpec = {
-  get: {
-    tag: "Links",
-    summary: "Every live link",
-    description: "A bare JSON array, newest first, streamed from the store. Expired links are " +
-      "left out. A protected link's `url` and `host` are `null` unless the request carries " +
-      "its unlock cookie.",
-    responses: {
-      200: jsonResponse("Every live link, newest first", {
-        schema: z.array(linkListEntry),
-        example: [EXAMPLE_LIST_ENTRY, EXAMPLE_PROTECTED_ENTRY],
-      }),
-    },
-    rateLimit: RATE_LIMITS.links,
-    readsUnlockCookie: true,
-  },
-};
+export { spec } from "./links_spec.ts";
 
 /** The route: a JSON array of list entries. */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {

@@ -9,8 +9,8 @@ import { readLinkFigures, readStats, toLinkStatsView } from "../../lib/stats/mod
 import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
-import { statsQuery } from "./stats_spec.ts";
-export { spec, statsQuery } from "./stats_spec.ts";
+import { statsQuery } from "../../lib/links/query.ts";
+export { spec } from "./stats_spec.ts";
 
 /** The route: the stats document, or one link's figures. */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {

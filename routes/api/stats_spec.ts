@@ -3,10 +3,10 @@
  * @module
  */
 import { z } from "zod";
-import { optionalSlugQuery } from "../../lib/links/mod.ts";
+import { statsQuery } from "../../lib/links/query.ts";
 import {
-  errorResponse,
-  jsonResponse,
+  errorResponseSpec,
+  jsonResponseSpec,
   linkGone,
   NEVER_A_LINK,
   type RouteSpec,
@@ -14,12 +14,6 @@ import {
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { linkStats, stats } from "../../lib/stats/schema.ts";
 import { EXAMPLE_ORIGIN } from "../_lib/examples.ts";
-/** `?slug=`, optional: one link's figures, or without it the service's. */
-export const statsQuery = z.object({
-  slug: optionalSlugQuery.shape.slug.describe(
-    "One live link's slug: its own figures instead of the service's",
-  ),
-});
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
@@ -38,7 +32,7 @@ export const spec: RouteSpec = {
     query: statsQuery,
     parameterExample: { slug: "hello" },
     responses: {
-      200: jsonResponse("The service's figures, or with `slug` the link's", {
+      200: jsonResponseSpec("The service's figures, or with `slug` the link's", {
         schema: z.union([stats, linkStats]),
         example: {
           slug: "hello",
@@ -62,7 +56,7 @@ export const spec: RouteSpec = {
           countries: [{ name: "DE", clicks: 7 }, { name: "unknown", clicks: 5 }],
         } satisfies z.input<typeof linkStats>,
       }),
-      400: errorResponse("A slug no link could have", "invalid slug"),
+      400: errorResponseSpec("A slug no link could have", "invalid slug"),
       404: NEVER_A_LINK,
       410: linkGone(),
     },

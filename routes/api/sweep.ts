@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import {
-  type LinkConfirmation,
+  type LinkActionDone,
   listExpiredLinks,
   optionalSlugQuery,
   runSweep,
@@ -21,8 +21,8 @@ import type { AppDeps, AppEnv } from "../_lib/env.ts";
 import { parseQuery } from "../_lib/params.ts";
 import { removeLinkOf } from "../_lib/remove.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
-import { sweepRunInput } from "./sweep_spec.ts";
-export { spec, sweepRunInput } from "./sweep_spec.ts";
+import { sweepRunInput } from "../../lib/links/input.ts";
+export { spec } from "./sweep_spec.ts";
 
 /** The route: the three methods share one rate allowance. */
 export function makeRoute(deps: AppDeps): Hono<AppEnv> {
@@ -39,11 +39,14 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       const { slug } = parseQuery(c, optionalSlugQuery);
       if (slug === undefined) return c.json(await listExpiredLinks(store));
       await removeLinkOf(deps, slug);
-      return c.json({ ok: true, slug } satisfies LinkConfirmation);
+      return c.json({ ok: true, slug } satisfies LinkActionDone);
     })
     .post("/", limit, async (c) => {
       parseInput(sweepRunInput, await readObjectBody(c, { forms: false }));
-      const { swept, slugs } = await runSweep(store, { onSwept: countSweeps(deps.metrics) });
+      const { swept, slugs } = await runSweep(store, {
+        onSwept: countSweeps(deps.metrics),
+        cache: deps.linkCache,
+      });
       return c.json({ swept, slugs } satisfies SweepReport);
     });
 }

@@ -5,18 +5,19 @@
 import { z } from "zod";
 import {
   expiredListing,
-  linkConfirmation,
+  linkActionDone,
   optionalSlugQuery,
   sweepListing,
   sweepReport,
+  sweepRunInput,
 } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, NO_LIVE_LINK, type RouteSpec } from "../_openapi/mod.ts";
+import {
+  errorResponseSpec,
+  jsonResponseSpec,
+  NO_LIVE_LINK,
+  type RouteSpec,
+} from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
-/** The body that runs the sweep. */
-export const sweepRunInput = z.object({
-  confirm: z.literal("sweep", { error: 'confirm must be "sweep" to run the sweep' })
-    .describe("Must be `sweep`: a safeguard against running it by mistake, not a credential"),
-});
 
 const EXAMPLE_EXPIRED = { slug: "old", expiresAt: "2026-11-01T09:30:00.000Z" };
 const MAINTENANCE =
@@ -30,7 +31,7 @@ export const spec: RouteSpec = {
     description: `Lists the expired links, oldest deadline first, and gives legacy links ` +
       `without a deadline one (seven days from now). ${MAINTENANCE}`,
     responses: {
-      200: jsonResponse("The expired links, and how many legacy links were dated", {
+      200: jsonResponseSpec("The expired links, and how many legacy links were dated", {
         schema: sweepListing,
         example: { expired: [EXAMPLE_EXPIRED], count: 1, stamped: 0 },
       }),
@@ -45,11 +46,11 @@ export const spec: RouteSpec = {
     query: optionalSlugQuery,
     parameterExample: { slug: "hello" },
     responses: {
-      200: jsonResponse("The link is gone (with `slug`), or the listing (without)", {
-        schema: z.union([linkConfirmation, expiredListing]),
+      200: jsonResponseSpec("The link is gone (with `slug`), or the listing (without)", {
+        schema: z.union([linkActionDone, expiredListing]),
         example: { ok: true, slug: "hello" },
       }),
-      400: errorResponse("A blank or impossible slug", "slug is required"),
+      400: errorResponseSpec("A blank or impossible slug", "slug is required"),
       404: NO_LIVE_LINK,
     },
     rateLimit: RATE_LIMITS.sweep,
@@ -61,11 +62,11 @@ export const spec: RouteSpec = {
       `the confirmation nothing is removed. ${MAINTENANCE}`,
     body: { schema: sweepRunInput, example: { confirm: "sweep" } },
     responses: {
-      200: jsonResponse("What the sweep removed", {
+      200: jsonResponseSpec("What the sweep removed", {
         schema: sweepReport,
         example: { swept: 1, slugs: ["old"] },
       }),
-      400: errorResponse("No confirmation", 'confirm must be "sweep" to run the sweep'),
+      400: errorResponseSpec("No confirmation", 'confirm must be "sweep" to run the sweep'),
     },
     rateLimit: RATE_LIMITS.sweep,
   },

@@ -10,7 +10,7 @@ import {
   NotProtectedError,
   RateLimitedError,
 } from "../../lib/errors.ts";
-import { type LinkConfirmation } from "../../lib/links/mod.ts";
+import { type LinkActionDone } from "../../lib/links/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { UNLOCK_PER_LINK, unlockLink } from "../../lib/unlock/mod.ts";
 import { parseInput } from "../../lib/validation.ts";
@@ -24,8 +24,8 @@ import { setUnlockCookie } from "../_lib/unlock.ts";
 import { unlockPage } from "../_lib/unlock_page.tsx";
 import { formErrorPage } from "../_middleware/form_errors.ts";
 import { rateLimit } from "../_middleware/rate_limit.ts";
-import { unlockInput } from "./unlock_spec.ts";
-export { spec, unlockInput } from "./unlock_spec.ts";
+import { unlockInput } from "../../lib/links/input.ts";
+export { spec } from "./unlock_spec.ts";
 
 /**
  * The route: 200 `{ok: true, slug}` with the cookie (a browser's form post gets 303 to the link);
@@ -48,7 +48,7 @@ export function makeRoute(deps: AppDeps): Hono<AppEnv> {
       await setUnlockCookie(c, deps, record);
       // A browser's form goes on to the link; any other client, whatever its body, gets JSON.
       if (isBrowserForm(c)) return redirectWithPolicy(c, `/${record.slug}`, 303);
-      return c.json({ ok: true, slug: record.slug } satisfies LinkConfirmation);
+      return c.json({ ok: true, slug: record.slug } satisfies LinkActionDone);
     },
   );
 }

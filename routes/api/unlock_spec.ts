@@ -2,18 +2,18 @@
  * The OpenAPI description of `POST /api/unlock`, beside its handler.
  * @module
  */
-import { z } from "zod";
 import { CROSS_SITE_UNLOCK } from "../_lib/cross_site.ts";
 import { NotProtectedError, WrongPasswordError } from "../../lib/errors.ts";
-import { existingSlug, linkConfirmation, password } from "../../lib/links/mod.ts";
-import { errorResponse, jsonResponse, linkNotFound, type RouteSpec } from "../_openapi/mod.ts";
+import { linkActionDone } from "../../lib/links/views.ts";
+import { unlockInput } from "../../lib/links/input.ts";
+import {
+  errorResponseSpec,
+  jsonResponseSpec,
+  linkNotFound,
+  type RouteSpec,
+} from "../_openapi/mod.ts";
 import { RATE_LIMITS } from "../../lib/rate_limit/mod.ts";
 import { unlockCookieName } from "../../lib/unlock/mod.ts";
-/** The body of `POST /api/unlock`. */
-export const unlockInput = z.object({
-  slug: existingSlug,
-  pass: password.min(1),
-});
 
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
@@ -33,8 +33,8 @@ export const spec: RouteSpec = {
       "heard, and a right password costs no try.",
     body: { schema: unlockInput, example: { slug: "secret", pass: "correct horse" }, form: true },
     responses: {
-      200: jsonResponse("Unlocked: the cookie is set", {
-        schema: linkConfirmation,
+      200: jsonResponseSpec("Unlocked: the cookie is set", {
+        schema: linkActionDone,
         example: { ok: true, slug: "secret" },
         headers: {
           "Set-Cookie": {
@@ -52,11 +52,11 @@ export const spec: RouteSpec = {
           "Set-Cookie": { description: "The unlock cookie of this link" },
         },
       },
-      400: errorResponse(
+      400: errorResponseSpec(
         "A missing field, or a link that has no password",
         new NotProtectedError("hello").message,
       ),
-      403: errorResponse(
+      403: errorResponseSpec(
         "The password is wrong; or the request came from a page of another site " +
           `(\`Sec-Fetch-Site\` or \`Origin\`), whatever its body: "${CROSS_SITE_UNLOCK}"`,
         new WrongPasswordError().message,

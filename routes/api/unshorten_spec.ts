@@ -4,8 +4,8 @@
  */
 import { unshortenQuery, unshortenView } from "../../lib/links/mod.ts";
 import {
-  errorResponse,
-  jsonResponse,
+  errorResponseSpec,
+  jsonResponseSpec,
   linkGone,
   NEVER_A_LINK,
   type RouteSpec,
@@ -25,11 +25,11 @@ export const spec: RouteSpec = {
     query: unshortenQuery,
     parameterExample: { slug: `${EXAMPLE_ORIGIN}/hello` },
     responses: {
-      200: jsonResponse("The link, with its clicks", {
+      200: jsonResponseSpec("The link, with its clicks", {
         schema: unshortenView,
         example: EXAMPLE_UNSHORTEN,
       }),
-      400: errorResponse("No reference, or not one of this service's links", "invalid slug"),
+      400: errorResponseSpec("No reference, or not one of this service's links", "invalid slug"),
       404: NEVER_A_LINK,
       410: linkGone({ usedUp: true, blocked: true }),
     },

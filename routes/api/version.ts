@@ -3,25 +3,9 @@
  * @module
  */
 import { Hono } from "hono";
-import { jsonResponse, type RouteSpec } from "../_openapi/mod.ts";
-import { versionDocument, versionDocumentSchema } from "../../lib/version/changelog.ts";
+import { versionDocument } from "../../lib/version/changelog.ts";
 import type { AppEnv } from "../_lib/env.ts";
-
-/** What the route takes and answers, for the API document. */
-export const spec: RouteSpec = {
-  get: {
-    tag: "Service",
-    summary: "The running release",
-    description: "A static document: it answers even when the store is down. Not rate limited.",
-    responses: {
-      200: jsonResponse("The running release and its changes", {
-        schema: versionDocumentSchema,
-        example: versionDocument(),
-      }),
-    },
-    store: false,
-  },
-};
+export { spec } from "./version_spec.ts";
 
 /** The route: the version document. */
 export function makeRoute(): Hono<AppEnv> {

@@ -4,8 +4,9 @@
  */
 import type { Hono } from "hono";
 import { type Config, loadConfig } from "../../fresh.config.ts";
-import { createStore } from "../../lib/kv/store.ts";
-import type { LinkStore } from "../../lib/links/cache.ts";
+import { createStore, type Store } from "../../lib/kv/store.ts";
+import type { LinkCache } from "../../lib/links/cache.ts";
+import type { RemovalWatchOptions } from "../../lib/links/removal_watch.ts";
 import { type Logger, silentLogger } from "../../lib/log/mod.ts";
 import type { PreviewOptions } from "../../lib/preview/mod.ts";
 import type { AppDeps, AppEnv } from "../../routes/_lib/env.ts";
@@ -20,7 +21,9 @@ export const TEST_BASE_URL = "http://sho.rt";
 export interface TestApp extends AsyncDisposable {
   app: Hono<AppEnv>;
   deps: AppDeps;
-  store: LinkStore;
+  store: Store;
+  /** The app's link cache (`deps.linkCache`). */
+  linkCache: LinkCache;
   config: Config;
   /** The fake clock, epoch ms; move it with {@linkcode TestApp.advance}. */
   now(): number;
@@ -46,6 +49,8 @@ export interface TestAppOptions {
   log?: Logger;
   /** Store faults to inject: the KV fails as these switches say (see `faults.ts`). */
   faults?: Faults;
+  /** Options of the app's removal watch, which the test starts (`deps.removals`). */
+  removals?: RemovalWatchOptions;
 }
 
 /** Builds an app over a fresh `:memory:` store. */
@@ -63,7 +68,10 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     now: () => clock,
   });
   const deps: AppDeps = {
-    ...await createDeps(config, store, { log: options.log ?? silentLogger() }),
+    ...await createDeps(config, store, {
+      log: options.log ?? silentLogger(),
+      removals: options.removals,
+    }),
     preview: options.preview,
   };
   const app = createApp(deps);
@@ -73,6 +81,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     app,
     deps,
     store: deps.store,
+    linkCache: deps.linkCache,
     config,
     now: () => clock,
     advance: (ms) => {

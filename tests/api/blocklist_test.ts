@@ -39,7 +39,7 @@ Deno.test("a live link to a host blocked after it was made answers 410, cached o
     assertStringIncludes(page, "The operator of this service disabled");
     assert(!page.includes("login.evil.example"), "the page names the blocked destination");
   }
-  t.deps.store.cache.clear(); // and read from the store, on the route
+  t.deps.linkCache.clear(); // and read from the store, on the route
   assertEquals((await t.request("/phish")).status, 410);
   const unshorten = await t.request("/api/unshorten?slug=phish");
   assertEquals(unshorten.status, 410);

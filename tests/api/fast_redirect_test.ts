@@ -3,7 +3,6 @@ import { TEST_BASE_URL, testApp } from "../_helpers/app.ts";
 import { loadConfig } from "../../fresh.config.ts";
 import { DESKTOP_UA } from "../../testing/visits.ts";
 import { createStore } from "../../lib/kv/store.ts";
-import { withLinkCache } from "../../lib/links/cache.ts";
 import { createDeps } from "../../routes/_lib/deps.ts";
 import { createApp } from "../../routes/mod.ts";
 import { type Logger, silentLogger } from "../../lib/log/mod.ts";
@@ -20,7 +19,7 @@ Deno.test("a cached link redirects exactly as a first read does", async () => {
   await using t = await testApp({ log: (line) => lines.push(line) });
   await t.json("/api/create", { url: "https://example.com/fast", slug: "fast" });
   const first = await t.request("/fast", { headers: { "User-Agent": DESKTOP_UA } });
-  assertEquals(t.store.cache.get("fast")?.record.url, "https://example.com/fast");
+  assertEquals(t.linkCache.get("fast")?.record.url, "https://example.com/fast");
   const second = await t.request("/fast", { headers: { "User-Agent": DESKTOP_UA } });
   assertEquals(second.status, 302);
   assertEquals(headersOf(second), headersOf(first));
@@ -125,18 +124,21 @@ Deno.test("a read that started before a removal is not cached after it", async (
   await using t = await testApp();
   await t.json("/api/create", { url: "https://example.com/r", slug: "racing" });
   const { resolveLink, removeLink } = await import("../../lib/links/mod.ts");
-  const reading = resolveLink(t.store, "racing"); // reads the store, then caches
-  await removeLink(t.store, "racing");
+  const reading = resolveLink(t.store, "racing", t.linkCache); // reads the store, then caches
+  await removeLink(t.store, "racing", { removals: t.deps.removals });
   await reading;
-  assertEquals(t.store.cache.get("racing"), undefined);
+  assertEquals(t.linkCache.get("racing"), undefined);
   assertEquals((await t.request("/racing")).status, 404);
 });
 
 /** One service instance over `kv`: its own link cache and app, as a process has. */
 async function instanceOn(kv: Deno.Kv) {
   const config = loadConfig({ BASE_URL: TEST_BASE_URL });
-  const store = withLinkCache(createStore(kv));
-  return { store, app: createApp(await createDeps(config, store, { log: silentLogger() })) };
+  const deps = await createDeps(config, createStore(kv), {
+    log: silentLogger(),
+    removals: { pollMs: 10 },
+  });
+  return { deps, app: createApp(deps) };
 }
 
 /**
@@ -148,12 +150,12 @@ async function twoInstances() {
   try {
     const one = await instanceOn(kv);
     const two = await instanceOn(kv);
-    one.store.cache.watch(one.store.kv, { pollMs: 10 });
+    one.deps.removals.start();
     return {
       one,
       two,
       async [Symbol.asyncDispose]() {
-        await one.store.cache.unwatch();
+        await one.deps.removals.stop();
         kv.close();
       },
     };
@@ -172,12 +174,12 @@ Deno.test("a removal in another instance clears this instance's cache almost at 
   });
   assertEquals(res.status, 201);
   assertEquals((await one.app.request("/shared")).status, 302);
-  assertEquals(one.store.cache.size, 1);
+  assertEquals(one.deps.linkCache.size, 1);
   await two.app.request("/api/remove?slug=shared", { method: "DELETE" });
-  for (let i = 0; i < 100 && one.store.cache.size > 0; i++) {
+  for (let i = 0; i < 100 && one.deps.linkCache.size > 0; i++) {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  assertEquals(one.store.cache.size, 0);
+  assertEquals(one.deps.linkCache.size, 0);
   assertEquals((await one.app.request("/shared")).status, 404);
 });
 
@@ -197,8 +199,8 @@ Deno.test("a create-and-remove loop in another instance leaves this instance's o
     const removed = await two.app.request(`/api/remove?slug=churn-${i}`, { method: "DELETE" });
     assertEquals(removed.status, 200);
     // The removal answers once this instance has dropped that link, and that link only.
-    assertEquals(one.store.cache.get(`churn-${i}`), undefined);
-    assertEquals(one.store.cache.get("popular")?.record.slug, "popular");
+    assertEquals(one.deps.linkCache.get(`churn-${i}`), undefined);
+    assertEquals(one.deps.linkCache.get("popular")?.record.slug, "popular");
     assertEquals((await one.app.request(`/churn-${i}`)).status, 404);
   }
 });

@@ -90,8 +90,12 @@ async function clicksOf(t: TestApp, slug: string): Promise<number> {
 Deno.test("a store that goes down answers 503 everywhere it is needed, and everything recovers when it is back", async () => {
   const faults: Faults = { commits: 0, down: false };
   const logged: LogLine[] = [];
-  await using t = await testApp({ faults, log: (line) => logged.push(line) });
-  t.store.cache.watch(t.store.kv, { pollMs: 20 });
+  await using t = await testApp({
+    faults,
+    log: (line) => logged.push(line),
+    removals: { pollMs: 20 },
+  });
+  t.deps.removals.start();
   try {
     for (const slug of ["steady", "probe"]) {
       const made = await t.json("/api/create", { url: `example.com/${slug}`, slug });
@@ -158,7 +162,7 @@ Deno.test("a store that goes down answers 503 everywhere it is needed, and every
     assertEquals((await t.request("/after")).headers.get("location"), "https://example.com/after");
     assertEquals((await visit()).status, 302);
   } finally {
-    await t.store.cache.unwatch();
+    await t.deps.removals.stop();
   }
 });
 

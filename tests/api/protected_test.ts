@@ -111,7 +111,7 @@ Deno.test("a link stored to live past a cookie's 400 days is unlocked for 399 of
   const stored = await t.store.kv.get<Record<string, unknown>>(linkKey("locked"));
   const twoYears = t.now() + 730 * 86_400_000;
   await t.store.kv.set(linkKey("locked"), { ...stored.value, expiresAt: twoYears });
-  t.store.cache.clear();
+  t.linkCache.clear();
   const res = await unlock(t, "locked", "open sesame");
   assertEquals(res.status, 200);
   assertStringIncludes(res.headers.get("set-cookie") ?? "", `Max-Age=${399 * 86400}`);

@@ -148,7 +148,7 @@ Deno.test("an unlimited link takes the fast path as before, bots included; a lim
   // The route's first reads cache both links in this process.
   assertEquals((await visitBy(t, "open")).status, 302);
   assertEquals((await t.request("/limited", { method: "HEAD" })).status, 200);
-  assert(t.store.cache.get("limited") !== undefined);
+  assert(t.linkCache.get("limited") !== undefined);
   const fast = fastRedirect(t.deps);
   for (const headers of [PERSON, { "User-Agent": BOT_UA }, {}]) {
     const res = fast(new Request("http://sho.rt/open", { headers }));

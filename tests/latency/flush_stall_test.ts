@@ -13,7 +13,7 @@ Deno.test("6,000 visitors with unique 400-character User-Agents never stall the 
   const made = await t.json("/api/create", { url: "https://example.com/many", slug: "many" });
   assertEquals(made.status, 201);
   await t.request("/many", { method: "HEAD" }); // read once: cached, no click
-  const link = t.store.cache.get("many")!.record;
+  const link = t.linkCache.get("many")!.record;
   // The click buffer is started as the service starts: its country database is loaded then.
   t.deps.clicks.start(60_000);
   await t.deps.clicks.flush();

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
-import type { OpenApiDocument, OperationObject } from "./document.ts";
+import type { OpenApiDocument, OperationObject } from "./types.ts";
 import { curlCommand, fieldsOf, rulesOf, shellQuote, typeOf } from "./present.ts";
 
 Deno.test("types read as a person would say them", () => {

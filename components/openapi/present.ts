@@ -10,7 +10,7 @@ import type {
   RefObject,
   ResponseObject,
   SchemaObject,
-} from "./document.ts";
+} from "./types.ts";
 
 /** One field of a body, as a table row. */
 export interface FieldRow {
