@@ -1,4 +1,4 @@
-import type { LinkFigures } from "../lib/stats/link.ts";
+import type { LinkStatsReport } from "../lib/stats/link.ts";
 import CopyLink from "../islands/CopyLink.tsx";
 import {
   formatCount,
@@ -16,7 +16,7 @@ import { TimeBar } from "./TimeBar.tsx";
 /** Props of {@linkcode LinkPage}. */
 export interface LinkPageProps {
   /** The link's figures. */
-  figures: LinkFigures;
+  figures: LinkStatsReport;
   /** Its short URL. */
   shortUrl: string;
   /** Its destination, `null` for a protected link (never shown here). */

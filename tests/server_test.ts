@@ -9,7 +9,7 @@ import {
 } from "../testing/server.ts";
 import { DESKTOP_UA } from "../testing/visits.ts";
 import { tallyKey } from "../lib/kv/keys.ts";
-import { REFERRERS } from "../lib/tallies/kinds.ts";
+import { REFERRER_TALLY } from "../lib/tallies/kinds.ts";
 import { pause } from "../lib/pause.ts";
 
 Deno.test("deno task start serves the API over HTTP on its KV file and stops on SIGTERM", async () => {
@@ -300,7 +300,7 @@ Deno.test("deno task import loads legacy links, and deno task sweep dates them",
   assertStringIncludes(text, "skipped docs: reserved word");
   // A click counted by a process that stopped before ranking its referrer: the task places it.
   const kv = await Deno.openKv(env.KV_PATH);
-  await kv.atomic().sum(tallyKey(REFERRERS, "x.example"), 1n).commit();
+  await kv.atomic().sum(tallyKey(REFERRER_TALLY, "x.example"), 1n).commit();
   kv.close();
   const swept = await run(["sweep"]);
   assertEquals(swept.code, 0);

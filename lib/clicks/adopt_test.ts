@@ -5,7 +5,13 @@ import { MOBILE_UA, record, visit } from "../../testing/visits.ts";
 import { clickWriterKey, linkStatsKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";
 import { readCounters } from "../links/read.ts";
-import { CLICKS, COUNTRIES, DAY_CLICKS, DEVICES, REFERRERS } from "../tallies/kinds.ts";
+import {
+  CLICK_TALLY,
+  COUNTRY_TALLY,
+  DAY_CLICK_TALLY,
+  DEVICE_TALLY,
+  REFERRER_TALLY,
+} from "../tallies/kinds.ts";
 import { readLinkStats, shareOf } from "../tallies/shares.ts";
 import { silenceOf } from "./adopt.ts";
 import { ClickBuffer } from "./buffer.ts";
@@ -59,11 +65,11 @@ async function assertFiguresAgree(store: TestStore, made: Made[], clicks: number
     const stats = readLinkStats((await store.kv.get(linkStatsKey(link.id))).value);
     const figures = {
       counter: counters[i]!.clicks,
-      clicks: shareOf(stats, CLICKS),
-      days: sum(stats.shares[DAY_CLICKS]),
-      referrers: sum(stats.shares[REFERRERS]),
-      devices: sum(stats.shares[DEVICES]),
-      countries: sum(stats.shares[COUNTRIES]),
+      clicks: shareOf(stats, CLICK_TALLY),
+      days: sum(stats.shares[DAY_CLICK_TALLY]),
+      referrers: sum(stats.shares[REFERRER_TALLY]),
+      devices: sum(stats.shares[DEVICE_TALLY]),
+      countries: sum(stats.shares[COUNTRY_TALLY]),
     };
     assertEquals(figures, {
       counter: clicks,
@@ -75,9 +81,9 @@ async function assertFiguresAgree(store: TestStore, made: Made[], clicks: number
     }, `the figures of ${link.slug}`);
     total += figures.clicks;
   }
-  assertEquals(await tally(store, CLICKS), total, "the service-wide clicks");
+  assertEquals(await tally(store, CLICK_TALLY), total, "the service-wide clicks");
   assertEquals(
-    (await tally(store, DEVICES, "desktop")) + (await tally(store, DEVICES, "mobile")),
+    (await tally(store, DEVICE_TALLY, "desktop")) + (await tally(store, DEVICE_TALLY, "mobile")),
     total,
     "the service-wide devices",
   );
@@ -100,7 +106,7 @@ Deno.test("a writer that never returns has its figures written by the next one",
   await killed.tick();
   const next = new ClickBuffer(store, { statsLagMs: LAG_MS });
   await next.flush();
-  assertEquals(await tally(store, CLICKS), 0, "the killed writer is not silent yet");
+  assertEquals(await tally(store, CLICK_TALLY), 0, "the killed writer is not silent yet");
   store.advance(SILENT);
   await next.flush();
   await assertFiguresAgree(store, made, 6);
@@ -143,7 +149,7 @@ Deno.test("a taker killed halfway through its folds leaves the rest to the next"
     log: () => {},
   });
   await takeOver(store, first);
-  const folded = await tally(store, CLICKS);
+  const folded = await tally(store, CLICK_TALLY);
   assert(folded > 0 && folded < 120, `${folded} clicks folded before the failure`);
   const second = new ClickBuffer(store, { statsLagMs: LAG_MS });
   await takeOver(store, second);
@@ -203,7 +209,7 @@ Deno.test("a writer holding figures speaks before it would fall silent", async (
   await holding.tick(); // nothing recorded: it speaks all the same
   store.advance(silence / 2 + 1);
   await other.flush();
-  assertEquals(await tally(store, CLICKS), 0, "its figures are still its own");
+  assertEquals(await tally(store, CLICK_TALLY), 0, "its figures are still its own");
   assertEquals(holding.figuresWaiting, 4);
   await holding.flush();
   await assertFiguresAgree(store, made, 3);

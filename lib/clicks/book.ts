@@ -3,7 +3,7 @@
  * parts that hold it in the store until it is written.
  * @module
  */
-import { COUNTRIES, DEVICES, REFERRERS, tallyNameKey } from "../tallies/kinds.ts";
+import { COUNTRY_TALLY, DEVICE_TALLY, REFERRER_TALLY, tallyNameKey } from "../tallies/kinds.ts";
 import type { RankedName } from "../tallies/rank.ts";
 import { OTHER_REFERRERS } from "../tallies/shares.ts";
 import type { JournalPart } from "./journal.ts";
@@ -11,7 +11,7 @@ import type { CommitSequence } from "./sequence.ts";
 import { type Counts, countUnder, type LinkDeltas } from "./visits.ts";
 
 /** A link's visits waiting for the slower cadence: all but its clicks' counter. */
-export interface LinkFigures {
+export interface WaitingFigures {
   slug: string;
   id: string;
   title: string;
@@ -53,7 +53,7 @@ const NAME_BYTES = 80;
  * once.
  */
 export class FigureBook {
-  #links = new Map<string, LinkFigures>();
+  #links = new Map<string, WaitingFigures>();
   #bytes = 0;
   #lagMs: number;
   #maxBytes: number;
@@ -124,8 +124,8 @@ export class FigureBook {
    * The links to write at `now`, in the order of their ids (the order of their records in the
    * store): every one when `all`, else those due, and the longest waiting past the bound.
    */
-  take(now: number, all = false): LinkFigures[] {
-    const due: LinkFigures[] = [];
+  take(now: number, all = false): WaitingFigures[] {
+    const due: WaitingFigures[] = [];
     let over = this.#bytes - this.#maxBytes;
     for (const figures of this.#links.values()) {
       if (all || figures.dueAt <= now || over > 0) {
@@ -137,7 +137,7 @@ export class FigureBook {
   }
 
   /** Forgets `figures`, written (or dropped): the journal parts left with no link are spent. */
-  done(figures: LinkFigures): void {
+  done(figures: WaitingFigures): void {
     if (this.#links.get(figures.id) !== figures) return;
     this.#links.delete(figures.id);
     this.#bytes -= figures.bytes;
@@ -206,10 +206,10 @@ function addAll(counts: Map<string, number>, more: Counts): number {
 
 /** The figures by name, per ranked kind: referrers, devices, countries. */
 export function breakdownsOf(
-  figures: LinkFigures,
+  figures: WaitingFigures,
 ): [kind: string, counts: Map<string, number>][] {
-  return [[REFERRERS, figures.referrers], [DEVICES, figures.devices], [
-    COUNTRIES,
+  return [[REFERRER_TALLY, figures.referrers], [DEVICE_TALLY, figures.devices], [
+    COUNTRY_TALLY,
     figures.countries,
   ]];
 }
@@ -218,11 +218,11 @@ export function breakdownsOf(
  * The ranked names `link`'s visits may have been counted under: a referrer past the link's
  * limit was counted as `other`, so that is one too.
  */
-export function rankedNamesOf(link: LinkFigures): RankedName[] {
+export function rankedNamesOf(link: WaitingFigures): RankedName[] {
   const names: RankedName[] = [];
   for (const [kind, counts] of breakdownsOf(link)) {
     for (const name of counts.keys()) names.push({ kind, name });
   }
-  if (link.referrers.size > 0) names.push({ kind: REFERRERS, name: OTHER_REFERRERS });
+  if (link.referrers.size > 0) names.push({ kind: REFERRER_TALLY, name: OTHER_REFERRERS });
   return names;
 }

@@ -20,7 +20,7 @@ import {
   type VisitedLink,
   written,
 } from "./batch.ts";
-import { FigureBook, type LinkFigures } from "./book.ts";
+import { FigureBook, type WaitingFigures } from "./book.ts";
 import { loadGeoipLookup } from "./geoip.ts";
 import { deleteParts } from "./journal.ts";
 import { CommitSequence } from "./sequence.ts";
@@ -302,7 +302,7 @@ export class ClickBuffer {
   /** Writes the figures due (every one when `all`), then moves the ranked names touched. */
   async #writeFigures(all: boolean): Promise<void> {
     const started = performance.now();
-    const due: LinkFigures[] = this.#book.take(this.#store.now(), all);
+    const due: WaitingFigures[] = this.#book.take(this.#store.now(), all);
     await writeFigures(this.#sequence, this.#store, due, {
       perCommit: this.#options.figuresPerCommit,
       touched: this.#touched,

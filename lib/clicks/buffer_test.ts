@@ -6,7 +6,14 @@ import { linkClicksKey, linkStatsKey, tallyRankedAtKey } from "../kv/keys.ts";
 import { createLink } from "../links/create.ts";
 import { readCounters } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
-import { CLICKS, COUNTRIES, DAY_CLICKS, DAY_MS, DEVICES, REFERRERS } from "../tallies/kinds.ts";
+import {
+  CLICK_TALLY,
+  COUNTRY_TALLY,
+  DAY_CLICK_TALLY,
+  DAY_MS,
+  DEVICE_TALLY,
+  REFERRER_TALLY,
+} from "../tallies/kinds.ts";
 import { ClickBuffer } from "./buffer.ts";
 import type { ClickBufferOptions } from "./options.ts";
 import { CLICKS_PER_COMMIT } from "./write_clicks.ts";
@@ -26,19 +33,19 @@ Deno.test("a flush writes clicks, last use, and every breakdown", async () => {
   record(buffer, link, visit({ referer: "https://www.news.example/a" }));
   store.advance(500);
   record(buffer, link, visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::200e" }));
-  assertEquals(await tally(store, CLICKS), 0, "nothing is written on the request path");
+  assertEquals(await tally(store, CLICK_TALLY), 0, "nothing is written on the request path");
   await buffer.flush();
   assertEquals(buffer.pending, 0);
   const [counters] = await readCounters(store, [link.id]);
   assertEquals(counters, { clicks: 3, lastUsedAt: store.now() });
-  assertEquals(await tally(store, CLICKS), 3);
-  assertEquals(await tally(store, DAY_CLICKS, "2026-11-02"), 3);
-  assertEquals(await tally(store, REFERRERS, "direct"), 2);
-  assertEquals(await tally(store, REFERRERS, "news.example"), 1);
-  assertEquals(await tally(store, DEVICES, "desktop"), 2);
-  assertEquals(await tally(store, DEVICES, "mobile"), 1);
-  assertEquals(await tally(store, COUNTRIES, "GB"), 2);
-  assertEquals(await tally(store, COUNTRIES, "DE"), 1);
+  assertEquals(await tally(store, CLICK_TALLY), 3);
+  assertEquals(await tally(store, DAY_CLICK_TALLY, "2026-11-02"), 3);
+  assertEquals(await tally(store, REFERRER_TALLY, "direct"), 2);
+  assertEquals(await tally(store, REFERRER_TALLY, "news.example"), 1);
+  assertEquals(await tally(store, DEVICE_TALLY, "desktop"), 2);
+  assertEquals(await tally(store, DEVICE_TALLY, "mobile"), 1);
+  assertEquals(await tally(store, COUNTRY_TALLY, "GB"), 2);
+  assertEquals(await tally(store, COUNTRY_TALLY, "DE"), 1);
 });
 
 Deno.test("a visit keeps the first 256 characters of its User-Agent, 512 of its Referer", async () => {
@@ -59,8 +66,8 @@ Deno.test("a visit keeps the first 256 characters of its User-Agent, 512 of its 
   assert(long < 100, `a visit takes a few pointers, not its headers: ${long} bytes`);
   await buffer.flush();
   assertEquals(await clicksOf(store, link), 3);
-  assertEquals(await tally(store, DEVICES, "desktop"), 3);
-  assertEquals(await tally(store, REFERRERS, "long.example"), 3);
+  assertEquals(await tally(store, DEVICE_TALLY, "desktop"), 3);
+  assertEquals(await tally(store, REFERRER_TALLY, "long.example"), 3);
 });
 
 Deno.test("a bot visit counts only under the bot device", async () => {
@@ -70,10 +77,10 @@ Deno.test("a bot visit counts only under the bot device", async () => {
   record(buffer, link, visit({ userAgent: BOT_UA }));
   await buffer.flush();
   assertEquals((await readCounters(store, [link.id]))[0], { clicks: 0, lastUsedAt: null });
-  assertEquals(await tally(store, CLICKS), 0);
-  assertEquals(await tally(store, DEVICES, "bot"), 1);
-  assertEquals(await tally(store, REFERRERS, "direct"), 0);
-  assertEquals(await tally(store, COUNTRIES, "GB"), 0);
+  assertEquals(await tally(store, CLICK_TALLY), 0);
+  assertEquals(await tally(store, DEVICE_TALLY, "bot"), 1);
+  assertEquals(await tally(store, REFERRER_TALLY, "direct"), 0);
+  assertEquals(await tally(store, COUNTRY_TALLY, "GB"), 0);
 });
 
 Deno.test("a counter that is not a number reads as 0 and is repaired on the next click", async () => {
@@ -81,13 +88,13 @@ Deno.test("a counter that is not a number reads as 0 and is repaired on the next
   const link = await createLink(store, { url: "example.com", slug: "odd" }, options);
   const key = linkStatsKey(link.id);
   const stats = (await store.kv.get<{ shares: Record<string, unknown> }>(key)).value!;
-  await store.kv.set(key, { ...stats, shares: { ...stats.shares, [CLICKS]: { "": "lots" } } });
+  await store.kv.set(key, { ...stats, shares: { ...stats.shares, [CLICK_TALLY]: { "": "lots" } } });
   assertEquals(await clicksOf(store, link), 0);
   const buffer = new ClickBuffer(store);
   record(buffer, link, visit());
   await buffer.flush();
   const stored = await store.kv.get<{ shares: Record<string, Record<string, unknown>> }>(key);
-  assertEquals(stored.value?.shares[CLICKS]?.[""], 1);
+  assertEquals(stored.value?.shares[CLICK_TALLY]?.[""], 1);
   assertEquals(await clicksOf(store, link), 1);
   record(buffer, link, visit());
   await buffer.flush();
@@ -104,10 +111,10 @@ Deno.test("visits of a link removed before the flush are dropped from every figu
   record(buffer, gone, visit({ userAgent: BOT_UA }));
   await removeLink(store, "gone");
   await buffer.flush();
-  assertEquals(await tally(store, CLICKS), 1);
-  assertEquals(await tally(store, DEVICES, "desktop"), 1);
-  assertEquals(await tally(store, DEVICES, "bot"), 0);
-  assertEquals(await tally(store, COUNTRIES, "GB"), 1);
+  assertEquals(await tally(store, CLICK_TALLY), 1);
+  assertEquals(await tally(store, DEVICE_TALLY, "desktop"), 1);
+  assertEquals(await tally(store, DEVICE_TALLY, "bot"), 0);
+  assertEquals(await tally(store, COUNTRY_TALLY, "GB"), 1);
   assertEquals((await store.kv.get(linkStatsKey(gone.id))).value, null);
 });
 
@@ -131,9 +138,9 @@ Deno.test("a flush of thousands of links splits into commits within the store's 
   await buffer.flush();
   assertEquals(chunks, Array(15).fill(200));
   assertEquals(buffer.pending, 0);
-  assertEquals(await tally(store, CLICKS), 3000);
-  assertEquals(await tally(store, DEVICES, "mobile"), 1500);
-  assertEquals(await tally(store, REFERRERS, "site7.example"), 38);
+  assertEquals(await tally(store, CLICK_TALLY), 3000);
+  assertEquals(await tally(store, DEVICE_TALLY, "mobile"), 1500);
+  assertEquals(await tally(store, REFERRER_TALLY, "site7.example"), 38);
   const counters = await readCounters(store, links.map((link) => link.id));
   assert(counters.every((c) => c.clicks === 2));
 });
@@ -153,7 +160,7 @@ Deno.test("a flush writes links in the order of their figures in the store, not 
   }
   await buffer.flush();
   assertEquals(written, links.map((link) => link.id).sort());
-  assertEquals(await tally(store, CLICKS), 25);
+  assertEquals(await tally(store, CLICK_TALLY), 25);
 });
 
 /** `kv`, telling `written` the id of each link whose figures a commit sets, in order. */
@@ -203,9 +210,9 @@ Deno.test("a flush large enough for the biggest commits stays within the store's
   }
   await buffer.flush();
   assertEquals(buffer.pending, 0);
-  assertEquals(await tally(store, CLICKS), 31_000);
-  assertEquals(await tally(store, REFERRERS, "site7.example"), 30);
-  assertEquals(await tally(store, REFERRERS, long(3_999)), 1);
+  assertEquals(await tally(store, CLICK_TALLY), 31_000);
+  assertEquals(await tally(store, REFERRER_TALLY, "site7.example"), 30);
+  assertEquals(await tally(store, REFERRER_TALLY, long(3_999)), 1);
   const counters = await readCounters(store, [links[0]!.id, links[8_999]!.id]);
   assertEquals(counters.map((c) => c.clicks), [7, 3]);
 });
@@ -246,12 +253,12 @@ Deno.test("a failed flush of a link written before counts its visits once, on th
   await buffer.flush();
   assertEquals(buffer.pending, 0);
   assertEquals(await clicksOf(store, link), 3);
-  assertEquals(await tally(store, CLICKS), 3);
-  assertEquals(await tally(store, REFERRERS, "news.example"), 1);
+  assertEquals(await tally(store, CLICK_TALLY), 3);
+  assertEquals(await tally(store, REFERRER_TALLY, "news.example"), 1);
   record(buffer, link, visit());
   await buffer.flush();
   assertEquals(await clicksOf(store, link), 4);
-  assertEquals(await tally(store, CLICKS), 4);
+  assertEquals(await tally(store, CLICK_TALLY), 4);
 });
 
 Deno.test("a flush whose commit lands but fails to answer counts its visits once", async () => {
@@ -271,15 +278,15 @@ Deno.test("a flush whose commit lands but fails to answer counts its visits once
   await buffer.flush();
   assertEquals(buffer.pending, 0);
   assertEquals(await clicksOf(store, link), 2);
-  assertEquals(await tally(store, CLICKS), 2);
-  assertEquals(await tally(store, REFERRERS, "news.example"), 1);
+  assertEquals(await tally(store, CLICK_TALLY), 2);
+  assertEquals(await tally(store, REFERRER_TALLY, "news.example"), 1);
   // The names the landed commit counted take their places in the ranking all the same.
-  const ranked = await store.kv.get(tallyRankedAtKey(REFERRERS, "news.example"));
+  const ranked = await store.kv.get(tallyRankedAtKey(REFERRER_TALLY, "news.example"));
   assertEquals(ranked.value, 1n);
   record(buffer, link, visit());
   await buffer.flush();
   assertEquals(await clicksOf(store, link), 3);
-  assertEquals(await tally(store, CLICKS), 3);
+  assertEquals(await tally(store, CLICK_TALLY), 3);
 });
 
 Deno.test("a commit that landed unanswered is found under another instance's later writes", async () => {
@@ -298,7 +305,7 @@ Deno.test("a commit that landed unanswered is found under another instance's lat
   await buffer.flush();
   assertEquals(buffer.pending, 0);
   assertEquals(await clicksOf(store, link), 6);
-  assertEquals(await tally(store, CLICKS), 6);
+  assertEquals(await tally(store, CLICK_TALLY), 6);
 });
 
 Deno.test("a commit that landed, then answered that its check failed, counts once", async () => {
@@ -311,7 +318,7 @@ Deno.test("a commit that landed, then answered that its check failed, counts onc
   await buffer.flush();
   assertEquals(buffer.pending, 0);
   assertEquals(await clicksOf(store, link), 2);
-  assertEquals(await tally(store, CLICKS), 2);
+  assertEquals(await tally(store, CLICK_TALLY), 2);
 });
 
 Deno.test("visits whose commit failed unlanded, then landed unanswered, count once", async () => {
@@ -328,7 +335,7 @@ Deno.test("visits whose commit failed unlanded, then landed unanswered, count on
   await buffer.flush();
   assertEquals(buffer.pending, 0);
   assertEquals(await clicksOf(store, link), 1);
-  assertEquals(await tally(store, CLICKS), 1);
+  assertEquals(await tally(store, CLICK_TALLY), 1);
 });
 
 Deno.test("a failed flush's batch is retried before a batch midnight set aside during it", async () => {
@@ -350,7 +357,7 @@ Deno.test("a failed flush's batch is retried before a batch midnight set aside d
   await buffer.flush();
   assertEquals(buffer.pending, 0);
   assertEquals((await readCounters(store, [link.id, other.id])).map((c) => c.clicks), [2, 1]);
-  assertEquals(await tally(store, CLICKS), 3);
+  assertEquals(await tally(store, CLICK_TALLY), 3);
 });
 
 Deno.test("visits on either side of midnight count on their own days", async () => {
@@ -363,8 +370,8 @@ Deno.test("visits on either side of midnight count on their own days", async () 
   record(buffer, link, visit());
   record(buffer, link, visit());
   await buffer.flush();
-  assertEquals(await tally(store, DAY_CLICKS, "2026-11-02"), 1);
-  assertEquals(await tally(store, DAY_CLICKS, "2026-11-03"), 2);
+  assertEquals(await tally(store, DAY_CLICK_TALLY, "2026-11-02"), 1);
+  assertEquals(await tally(store, DAY_CLICK_TALLY, "2026-11-03"), 2);
 });
 
 Deno.test("stop flushes what is left", async () => {
@@ -405,12 +412,12 @@ Deno.test("a link another instance wrote since this one's last flush is read aga
   one.recordVisit(link, DESKTOP, "", "81.2.69.163", "");
   await one.flush(); // its remembered figures are stale: the check fails, it reads again
   assertEquals(await clicksOf(store, link), 4);
-  assertEquals(await tally(store, CLICKS), 4);
-  assertEquals(await tally(store, COUNTRIES, "GB"), 4);
+  assertEquals(await tally(store, CLICK_TALLY), 4);
+  assertEquals(await tally(store, COUNTRY_TALLY, "GB"), 4);
   await removeLink(store, "both");
   one.recordVisit(link, DESKTOP, "", "81.2.69.160", "");
   await one.flush(); // removed meanwhile: the visit is dropped, not written to stale figures
-  assertEquals(await tally(store, CLICKS), 0);
+  assertEquals(await tally(store, CLICK_TALLY), 0);
   assertEquals((await store.kv.get(linkStatsKey(link.id))).value, null);
 });
 
@@ -521,8 +528,8 @@ Deno.test("a visit to a link the flush under way has not taken yet is written by
   await buffer.flush();
   const second = await clicks();
   assertEquals([second[0], second[10], second[14]], [2, 2, 2]);
-  assertEquals(await tally(store, CLICKS), 18, "every visit counted once");
-  assertEquals(await tally(store, DEVICES, "mobile"), 3);
+  assertEquals(await tally(store, CLICK_TALLY), 18, "every visit counted once");
+  assertEquals(await tally(store, DEVICE_TALLY, "mobile"), 3);
 });
 
 Deno.test("a visit that joined a flush whose commit then fails is kept and written once", async () => {
@@ -535,11 +542,11 @@ Deno.test("a visit that joined a flush whose commit then fails is kept and writt
   }, { log: () => {} });
   onFirstCommit(faults, () => record(buffer, links[14]!, visit({ userAgent: MOBILE_UA })));
   await buffer.flush();
-  assertEquals(await tally(store, CLICKS), 10);
+  assertEquals(await tally(store, CLICK_TALLY), 10);
   assertEquals(buffer.pending, 6, "the failed links' visits, the joined one among them");
   await buffer.flush();
   assertEquals(await clicksOf(store, links[14]!), 2);
-  assertEquals(await tally(store, CLICKS), 16);
+  assertEquals(await tally(store, CLICK_TALLY), 16);
 });
 
 Deno.test("a visit after midnight does not join the flush of the day before", async () => {
@@ -552,8 +559,8 @@ Deno.test("a visit after midnight does not join the flush of the day before", as
   await buffer.flush();
   assertEquals(buffer.pending, 1, "the next day's visit waits for its own batch");
   await buffer.flush();
-  assertEquals(await tally(store, DAY_CLICKS, "2026-11-02"), 15);
-  assertEquals(await tally(store, DAY_CLICKS, "2026-11-03"), 1);
+  assertEquals(await tally(store, DAY_CLICK_TALLY, "2026-11-02"), 15);
+  assertEquals(await tally(store, DAY_CLICK_TALLY, "2026-11-03"), 1);
 });
 
 Deno.test("visits join a flush only within the bound on visitors waiting", async () => {
@@ -584,7 +591,7 @@ Deno.test("visits join a flush only within the bound on visitors waiting", async
   assertEquals(buffer.pending, 5);
   assertEquals(buffer.dropped, 0);
   await buffer.flush();
-  assertEquals(await tally(store, CLICKS), 25);
+  assertEquals(await tally(store, CLICK_TALLY), 25);
 });
 
 Deno.test("the wait is the oldest unwritten visit's, link by link", async () => {
@@ -623,7 +630,7 @@ Deno.test("a tick during a flush starts the next flush as soon as it ends", asyn
   await buffer.flush(); // the flush the first tick started
   await buffer.idle();
   assertEquals(buffer.pending, 0, "the next flush ran at once, with no tick of its own");
-  assertEquals(await tally(store, CLICKS), 16);
+  assertEquals(await tally(store, CLICK_TALLY), 16);
   await buffer.stop();
 });
 
@@ -644,14 +651,14 @@ Deno.test("each second writes clicks only; the record and totals once the lag is
   }
   assertEquals(await clicksOf(store, link), 25, "every click within the second");
   assertEquals(await stamp(), made, "the record is not rewritten before half the lag");
-  assertEquals(await tally(store, CLICKS), 0);
+  assertEquals(await tally(store, CLICK_TALLY), 0);
   assertEquals(buffer.figuresWaiting, 1);
   assertEquals(buffer.figuresWaitingMs(), 25_000);
   store.advance(35_000); // past the lag from the first visit waiting
   tick();
   await buffer.idle();
-  assertEquals(await tally(store, CLICKS), 25);
-  assertEquals(await tally(store, REFERRERS, "news.example"), 25);
+  assertEquals(await tally(store, CLICK_TALLY), 25);
+  assertEquals(await tally(store, REFERRER_TALLY, "news.example"), 25);
   assertEquals((await readCounters(store, [link.id]))[0]!.lastUsedAt, store.now() - 36_000);
   assertEquals(buffer.figuresWaiting, 0);
   const written = await stamp();
@@ -662,7 +669,7 @@ Deno.test("each second writes clicks only; the record and totals once the lag is
   assertEquals(await clicksOf(store, link), 26);
   assertEquals(await stamp(), written, "rewritten at most once a lag period");
   await buffer.stop();
-  assertEquals(await tally(store, CLICKS), 26, "stop writes everything");
+  assertEquals(await tally(store, CLICK_TALLY), 26, "stop writes everything");
 });
 
 Deno.test("figures past the bound in bytes are written at once, sooner than the lag", async () => {
@@ -674,7 +681,7 @@ Deno.test("figures past the bound in bytes are written at once, sooner than the 
   for (const link of links) record(buffer, link, visit());
   hand.timers[0]!.tick();
   await buffer.idle();
-  assertEquals(await tally(store, CLICKS), 3);
+  assertEquals(await tally(store, CLICK_TALLY), 3);
   assertEquals(buffer.figuresWaiting, 0);
   await buffer.stop();
 });
@@ -697,8 +704,8 @@ Deno.test("a link removed while its figures wait loses them, and its counter too
   hand.timers[0]!.tick();
   await buffer.idle();
   await buffer.stop();
-  assertEquals(await tally(store, CLICKS), 1);
-  assertEquals(await tally(store, COUNTRIES, "GB"), 1);
+  assertEquals(await tally(store, CLICK_TALLY), 1);
+  assertEquals(await tally(store, COUNTRY_TALLY, "GB"), 1);
   assertEquals((await store.kv.get(linkClicksKey(gone.id))).value, null, "and the flush after");
   assertEquals((await store.kv.get(linkStatsKey(gone.id))).value, null);
 });
@@ -722,8 +729,8 @@ Deno.test("a link waiting keeps names, not visitors: distinct visitors take what
   assertEquals(buffer.pendingBytes, 2 * distinct);
   await buffer.flush();
   assertEquals(await clicksOf(store, link!), 1_000);
-  assertEquals(await tally(store, DEVICES, "desktop"), 2_000);
-  assertEquals(await tally(store, COUNTRIES, "GB"), 2_000);
+  assertEquals(await tally(store, DEVICE_TALLY, "desktop"), 2_000);
+  assertEquals(await tally(store, COUNTRY_TALLY, "GB"), 2_000);
 });
 
 Deno.test("visits recorded before the country lookup is loaded find their countries at flush", async () => {
@@ -739,9 +746,9 @@ Deno.test("visits recorded before the country lookup is loaded find their countr
   record(buffer, first!, visit({ client: "2a00:1450:4001:81b::200e" }));
   record(buffer, first!, visit({ userAgent: BOT_UA, client: "81.2.69.162" }));
   await buffer.flush();
-  assertEquals(await tally(store, COUNTRIES, "GB"), 2);
-  assertEquals(await tally(store, COUNTRIES, "DE"), 1);
-  assertEquals(await tally(store, DEVICES, "bot"), 1);
+  assertEquals(await tally(store, COUNTRY_TALLY, "GB"), 2);
+  assertEquals(await tally(store, COUNTRY_TALLY, "DE"), 1);
+  assertEquals(await tally(store, DEVICE_TALLY, "bot"), 1);
   assertEquals(await clicksOf(store, first!), 3);
   // Loaded now: a visit keeps its country, not its address.
   record(buffer, second!, visit({ client: "81.2.69.160" }));
@@ -749,5 +756,5 @@ Deno.test("visits recorded before the country lookup is loaded find their countr
   record(buffer, second!, visit({ client: "81.2.69.161" }));
   assert(buffer.pendingBytes - loaded < waiting, "an address is kept only while the lookup loads");
   await buffer.flush();
-  assertEquals(await tally(store, COUNTRIES, "GB"), 4);
+  assertEquals(await tally(store, COUNTRY_TALLY, "GB"), 4);
 });

@@ -16,10 +16,10 @@ import { getManyChunked } from "../kv/get_many.ts";
 import { linkClicksKey, linkRankKey, linkStatsKey, tallyKey } from "../kv/keys.ts";
 import { isTooLarge } from "../kv/guard.ts";
 import type { Store } from "../kv/store.ts";
-import { CLICKS, DAY_CLICKS, RANKED_KINDS, tallyNameKey } from "../tallies/kinds.ts";
+import { CLICK_TALLY, DAY_CLICK_TALLY, RANKED_KINDS, tallyNameKey } from "../tallies/kinds.ts";
 import type { RankedName } from "../tallies/rank.ts";
 import { addShare, clicksOf, type LinkStats, readLinkStats } from "../tallies/shares.ts";
-import { breakdownsOf, type LinkFigures } from "./book.ts";
+import { breakdownsOf, type WaitingFigures } from "./book.ts";
 import { JOURNAL_KEPT_MS, type JournalPart } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
 import { type FlushOutcome, visitsOf } from "./visits.ts";
@@ -29,9 +29,9 @@ export interface WriteFiguresOptions {
   /** Gathers the ranked names whose counts changed, for `rerank` after. */
   touched: Map<string, RankedName>;
   /** Told of each chunk as it is written, with what it wrote. */
-  onWritten(chunk: LinkFigures[], outcome: FlushOutcome): void;
+  onWritten(chunk: WaitingFigures[], outcome: FlushOutcome): void;
   /** Told of a link whose figures the store refuses even alone: its visits are dropped. */
-  onRefused(link: LinkFigures, error: unknown): void;
+  onRefused(link: WaitingFigures, error: unknown): void;
   /** Asked between chunks: true stops the writing there, the rest left for later. */
   enough?(): boolean;
   /** Links a commit takes at most; default {@linkcode FIGURES_PER_COMMIT}. */
@@ -55,7 +55,7 @@ export const FIGURES_PER_COMMIT = 10;
 export async function writeFigures(
   sequence: CommitSequence,
   store: Store,
-  links: LinkFigures[],
+  links: WaitingFigures[],
   options: WriteFiguresOptions,
 ): Promise<void> {
   const limits = { ...COMMIT_LIMITS, keyBytes: KEY_BYTES_BUDGET };
@@ -67,7 +67,7 @@ export async function writeFigures(
 }
 
 /** A link's part of a figures commit: a check, its writes, and a sum keyed by each name. */
-function costOfFigures(link: LinkFigures): CommitCost {
+function costOfFigures(link: WaitingFigures): CommitCost {
   let keyBytes = LINK_KEY_BYTES;
   let mutations = LINK_MUTATIONS;
   for (const names of [link.days, link.referrers, link.devices, link.countries]) {
@@ -86,7 +86,7 @@ function costOfFigures(link: LinkFigures): CommitCost {
 async function writeFiguresChunk(
   sequence: CommitSequence,
   store: Store,
-  chunk: LinkFigures[],
+  chunk: WaitingFigures[],
   options: WriteFiguresOptions,
 ): Promise<void> {
   for (;;) {
@@ -131,7 +131,7 @@ interface BuiltFigures {
 }
 
 /** Reads the chunk's records and builds the commit that adds its visits to them. */
-async function buildFigures(store: Store, chunk: LinkFigures[]): Promise<BuiltFigures> {
+async function buildFigures(store: Store, chunk: WaitingFigures[]): Promise<BuiltFigures> {
   const entries = await getManyChunked(store.kv, chunk.map((link) => linkStatsKey(link.id)));
   const atomic = store.kv.atomic();
   const sums = new Map<string, { kind: string; name: string; count: number }>();
@@ -156,9 +156,9 @@ async function buildFigures(store: Store, chunk: LinkFigures[]): Promise<BuiltFi
     const stats = readLinkStats(entry.value);
     const before = BigInt(clicksOf(stats));
     if (link.clicks > 0) {
-      add(CLICKS, addShare(stats, CLICKS, "", link.clicks), link.clicks);
+      add(CLICK_TALLY, addShare(stats, CLICK_TALLY, "", link.clicks), link.clicks);
       for (const [day, count] of link.days) {
-        add(DAY_CLICKS, addShare(stats, DAY_CLICKS, day, count), count);
+        add(DAY_CLICK_TALLY, addShare(stats, DAY_CLICK_TALLY, day, count), count);
       }
       stats.lastUsedAt = Math.max(stats.lastUsedAt ?? 0, link.lastUsedAt);
       if (before > 0n) atomic.delete(linkRankKey(before, link.id));

@@ -3,9 +3,9 @@ import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
 import { memoryStore, tally } from "../../tests/_helpers/store.ts";
 import { clickWriterKey, linkClicksKey, linkStatsKey } from "../kv/keys.ts";
 import { readCount } from "../tallies/count.ts";
-import { CLICKS, DAY_CLICKS, REFERRERS } from "../tallies/kinds.ts";
+import { CLICK_TALLY, DAY_CLICK_TALLY, REFERRER_TALLY } from "../tallies/kinds.ts";
 import { type LinkStats, newLinkStats } from "../tallies/shares.ts";
-import { FigureBook, type LinkFigures } from "./book.ts";
+import { FigureBook, type WaitingFigures } from "./book.ts";
 import { type JournalPart, readJournal } from "./journal.ts";
 import { CommitSequence } from "./sequence.ts";
 import { deltasOf, type LinkVisits } from "./visits.ts";
@@ -31,7 +31,7 @@ function partOf(left = 1, commit = 1): JournalPart {
 }
 
 /** `links` as figures waiting, all due now. */
-function figuresOf(links: LinkVisits[], now = 0): LinkFigures[] {
+function figuresOf(links: LinkVisits[], now = 0): WaitingFigures[] {
   const book = new FigureBook(1_000, Infinity);
   for (const link of links) book.add(deltasOf(link), partOf(), now);
   return book.take(now, true);
@@ -104,7 +104,7 @@ Deno.test("a second's clicks are one sum a link and a journal, a chunk a commit"
   assertEquals(await counter(store.kv, links[3]!.id), 4);
   assertEquals((await store.kv.get(linkClicksKey(links[4]!.id))).value, null);
   assertEquals((await store.kv.get(linkStatsKey(links[0]!.id))).value, null);
-  assertEquals(await tally(store, CLICKS), 0, "the totals wait for the figures");
+  assertEquals(await tally(store, CLICK_TALLY), 0, "the totals wait for the figures");
   const parts = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
   assertEquals(parts.length, 3, "one journal part a commit");
   const journaled = parts.flatMap((part) => readJournal(part.value));
@@ -183,12 +183,12 @@ Deno.test("figures add a link's day, breakdown and rank to its record, with the 
     onRefused: () => {},
   });
   assertEquals(written, [3, 1]);
-  assertEquals(await tally(store, CLICKS), 3);
-  assertEquals(await tally(store, DAY_CLICKS, "2026-11-23"), 3);
-  assertEquals(await tally(store, REFERRERS, "site0.example"), 3);
+  assertEquals(await tally(store, CLICK_TALLY), 3);
+  assertEquals(await tally(store, DAY_CLICK_TALLY, "2026-11-23"), 3);
+  assertEquals(await tally(store, REFERRER_TALLY, "site0.example"), 3);
   assert(touched.size >= 3, "the ranked names are told");
   const stored = await store.kv.get<LinkStats>(linkStatsKey(links[0]!.id));
-  assertEquals(stored.value?.shares[DAY_CLICKS]?.["2026-11-23"], 1);
+  assertEquals(stored.value?.shares[DAY_CLICK_TALLY]?.["2026-11-23"], 1);
   assertEquals(
     (await store.kv.get(linkClicksKey("gone"))).value,
     null,
@@ -203,7 +203,7 @@ Deno.test("a chunk the store refuses for its size is written in halves, each tol
   const links = visits(40);
   for (const link of links) {
     const stats: LinkStats = newLinkStats(null);
-    stats.shares[REFERRERS] = Object.fromEntries(
+    stats.shares[REFERRER_TALLY] = Object.fromEntries(
       Array.from({ length: 100 }, (_, r) => [`${"r".repeat(240)}${r}.example`, 1]),
     );
     await store.kv.set(linkStatsKey(link.id), stats);
@@ -222,10 +222,10 @@ Deno.test("a chunk the store refuses for its size is written in halves, each tol
   });
   assert(committed.length > 1, `written as ${committed.length} commit(s)`);
   assertEquals(committed.reduce((a, b) => a + b, 0), 40);
-  assertEquals(await tally(store, CLICKS), 40);
+  assertEquals(await tally(store, CLICK_TALLY), 40);
   const stored = await store.kv.get<LinkStats>(linkStatsKey(links[39]!.id));
-  assertEquals(stored.value?.shares[CLICKS]?.[""], 1);
-  assertEquals(Object.keys(stored.value?.shares[REFERRERS] ?? {}).length, 101);
+  assertEquals(stored.value?.shares[CLICK_TALLY]?.[""], 1);
+  assertEquals(Object.keys(stored.value?.shares[REFERRER_TALLY] ?? {}).length, 101);
 });
 
 Deno.test("a link whose figures the store cannot take even alone loses its visits, not the flush", async () => {
@@ -236,7 +236,7 @@ Deno.test("a link whose figures the store cannot take even alone loses its visit
   // (a record can grow so only by a fault, or from an older writer).
   const days: Record<string, number> = {};
   const big: LinkStats = newLinkStats(null);
-  big.shares[DAY_CLICKS] = days;
+  big.shares[DAY_CLICK_TALLY] = days;
   for (let day = 0;; day++) {
     days[`2000-01-${String(day).padStart(6, "0")}`] = 1;
     try {
@@ -255,7 +255,11 @@ Deno.test("a link whose figures the store cannot take even alone loses its visit
   });
   assertEquals(dropped, 1);
   assertEquals(refused, [links[1]!.slug]);
-  assertEquals(await tally(store, CLICKS), 2);
+  assertEquals(await tally(store, CLICK_TALLY), 2);
   const stored = await store.kv.get<LinkStats>(linkStatsKey(links[1]!.id));
-  assertEquals(stored.value?.shares[CLICKS], undefined, "the big link's figures are as they were");
+  assertEquals(
+    stored.value?.shares[CLICK_TALLY],
+    undefined,
+    "the big link's figures are as they were",
+  );
 });

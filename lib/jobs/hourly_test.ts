@@ -4,13 +4,13 @@ import { memoryStore } from "../../tests/_helpers/store.ts";
 import { guardKv } from "../kv/guard.ts";
 import { tallyKey } from "../kv/keys.ts";
 import type { LogLine } from "../log/mod.ts";
-import { REFERRERS } from "../tallies/kinds.ts";
+import { REFERRER_TALLY } from "../tallies/kinds.ts";
 import { runHourlyJob } from "./hourly.ts";
 
 Deno.test("the hourly job sweeps, then repairs the ranking, and logs both", async () => {
   await using store = await memoryStore();
   // A click counted by a process that stopped before ranking its referrer.
-  await store.kv.atomic().sum(tallyKey(REFERRERS, "x.example"), 1n).commit();
+  await store.kv.atomic().sum(tallyKey(REFERRER_TALLY, "x.example"), 1n).commit();
   const lines: LogLine[] = [];
   await runHourlyJob(store, { log: (line) => lines.push(line) });
   assertEquals(lines.map(({ msg, swept, reranked }) => ({ msg, swept, reranked })), [

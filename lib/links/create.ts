@@ -9,7 +9,7 @@ import { EXPIRED_GRACE_MS } from "../kv/store.ts";
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 import { rerankAfter } from "../tallies/rank.ts";
-import { DAY_LINKS, dayOf, LINKS } from "../tallies/kinds.ts";
+import { DAY_LINK_TALLY, dayOf, LINK_TALLY } from "../tallies/kinds.ts";
 import { newLinkStats } from "../tallies/shares.ts";
 import { type DestinationOptions, normalizeDestination } from "./destination.ts";
 import type { CreateLinkInput } from "./input.ts";
@@ -122,6 +122,6 @@ export function addCreationTallies(atomic: Deno.AtomicOperation, record: LinkRec
   const day = dayOf(record.createdAt);
   atomic
     .set(linkStatsKey(record.id), newLinkStats(day))
-    .sum(tallyKey(LINKS, ""), 1n)
-    .sum(tallyKey(DAY_LINKS, day), 1n);
+    .sum(tallyKey(LINK_TALLY, ""), 1n)
+    .sum(tallyKey(DAY_LINK_TALLY, day), 1n);
 }

@@ -17,7 +17,7 @@ import {
 import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 import { readCount } from "../tallies/count.ts";
-import { CLICKS, LINKS } from "../tallies/kinds.ts";
+import { CLICK_TALLY, LINK_TALLY } from "../tallies/kinds.ts";
 import { addShare, newLinkStats } from "../tallies/shares.ts";
 import { normalizeDestination } from "./destination.ts";
 import { MAX_TITLE_LENGTH } from "./input.ts";
@@ -152,11 +152,11 @@ async function importOne(
   addLinkWrites(atomic, record, now);
   // Not made on any day of ours: it counts as a link, with its clicks, but in no day.
   const stats = newLinkStats(null);
-  if (clicks > 0n) addShare(stats, CLICKS, "", Number(clicks));
+  if (clicks > 0n) addShare(stats, CLICK_TALLY, "", Number(clicks));
   atomic
     .set(linkStatsKey(record.id), stats)
-    .sum(tallyKey(LINKS, ""), 1n)
-    .sum(tallyKey(CLICKS, ""), clicks);
+    .sum(tallyKey(LINK_TALLY, ""), 1n)
+    .sum(tallyKey(CLICK_TALLY, ""), clicks);
   if (clicks > 0n) {
     atomic.set(linkRankKey(clicks, record.id), { slug, title: record.title });
     atomic.set(linkClicksKey(record.id), new Deno.KvU64(clicks));

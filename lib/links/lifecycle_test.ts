@@ -13,7 +13,7 @@ import {
   linkStatsKey,
   undatedLinksPrefix,
 } from "../kv/keys.ts";
-import { DAY_LINKS, LINKS } from "../tallies/kinds.ts";
+import { DAY_LINK_TALLY, LINK_TALLY } from "../tallies/kinds.ts";
 import {
   createLink,
   findLinkPage,
@@ -48,8 +48,8 @@ Deno.test("createLink stores a link with a seven-day deadline", async () => {
   assertEquals(record.passHash, null);
   const found = await lookupLink(store, record.slug);
   assertEquals(found.status, "live");
-  assertEquals(await tally(store, LINKS), 1);
-  assertEquals(await tally(store, DAY_LINKS, "2026-11-02"), 1);
+  assertEquals(await tally(store, LINK_TALLY), 1);
+  assertEquals(await tally(store, DAY_LINK_TALLY, "2026-11-02"), 1);
 });
 
 Deno.test("createLink refuses a reserved slug in any case", async () => {
@@ -90,7 +90,7 @@ Deno.test("racing creates of one slug have exactly one winner", async () => {
   for (const result of results) {
     if (result.status === "rejected") assert(result.reason instanceof SlugTakenError);
   }
-  assertEquals(await tally(store, LINKS), 1);
+  assertEquals(await tally(store, LINK_TALLY), 1);
 });
 
 Deno.test("an expired link reads as expired, and its slug can be claimed again", async () => {
@@ -103,7 +103,7 @@ Deno.test("an expired link reads as expired, and its slug can be claimed again",
   assertNotEquals(fresh.id, old.id);
   assertEquals((await getLiveLink(store, "again"))?.url, "https://example.com/new");
   // The old link's share left the totals; the new one's is there.
-  assertEquals(await tally(store, LINKS), 1);
+  assertEquals(await tally(store, LINK_TALLY), 1);
   assertEquals((await store.kv.get(linkStatsKey(old.id))).value, null);
   assertEquals((await keysUnder(store, linksByExpiryPrefix())).length, 1);
 });
@@ -116,8 +116,8 @@ Deno.test("removeLink removes the link and every key and figure it had", async (
   assertEquals((await store.kv.get(linkStatsKey(record.id))).value, null);
   assertEquals(await keysUnder(store, linksByCreatedPrefix()), []);
   assertEquals(await keysUnder(store, linksByExpiryPrefix()), []);
-  assertEquals(await tally(store, LINKS), 0);
-  assertEquals(await tally(store, DAY_LINKS, "2026-11-02"), 0);
+  assertEquals(await tally(store, LINK_TALLY), 0);
+  assertEquals(await tally(store, DAY_LINK_TALLY, "2026-11-02"), 0);
   await assertRejects(() => removeLink(store, "gone"), LinkNotFoundError);
 });
 
@@ -201,7 +201,7 @@ Deno.test("the sweep removes expired links with their figures, in batches", asyn
   assertEquals((await listExpiredLinks(store)).count, 0);
   assertEquals((await lookupLink(store, "old-0")).status, "missing");
   assertEquals((await lookupLink(store, "keep")).status, "live");
-  assertEquals(await tally(store, LINKS), 1);
+  assertEquals(await tally(store, LINK_TALLY), 1);
   assertEquals((await keysUnder(store, linksByCreatedPrefix())).length, 1);
 });
 
@@ -212,7 +212,7 @@ Deno.test("the sweep retires a link whose record the store already dropped", asy
   store.advance(WEEK + 2 * DAY);
   assertEquals((await sweepExpiredLinks(store)).swept, 1);
   assertEquals((await store.kv.get(linkStatsKey(record.id))).value, null);
-  assertEquals(await tally(store, LINKS), 0);
+  assertEquals(await tally(store, LINK_TALLY), 0);
 });
 
 Deno.test("the sweep retires an old link without touching a newer one of the same slug", async () => {
@@ -224,7 +224,7 @@ Deno.test("the sweep retires an old link without touching a newer one of the sam
   assertEquals((await sweepExpiredLinks(store)).swept, 1);
   assertEquals((await getLiveLink(store, "shared"))?.id, fresh.id);
   assertEquals((await store.kv.get(linkStatsKey(old.id))).value, null);
-  assertEquals(await tally(store, LINKS), 1);
+  assertEquals(await tally(store, LINK_TALLY), 1);
 });
 
 Deno.test("imported legacy links get their deadline on first read", async () => {
@@ -254,7 +254,7 @@ Deno.test("imported legacy links get their deadline on first read", async () => 
     (await store.kv.get<LinkRecord>(linkKey("old1"))).value?.expiresAt,
     TEST_START + 3 * DAY + WEEK,
   );
-  assertEquals(await tally(store, LINKS), 8);
+  assertEquals(await tally(store, LINK_TALLY), 8);
   // The sweep's listing dates the rest.
   assertEquals(await stampUndatedLinks(store), 7);
   assertEquals(await keysUnder(store, undatedLinksPrefix()), []);

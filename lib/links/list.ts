@@ -9,8 +9,8 @@ import { readVisitsLeft } from "./visits.ts";
 import {
   type DatedLinkRecord,
   isExpired,
-  type LinkFigures,
   type LinkRecord,
+  type LinkUsage,
   toListEntry,
 } from "./record.ts";
 import type { LinkListEntry } from "./views.ts";
@@ -18,7 +18,7 @@ import type { LinkListEntry } from "./views.ts";
 /** A live link with its click figures. */
 export interface LinkWithCounters {
   record: DatedLinkRecord;
-  counters: LinkFigures;
+  counters: LinkUsage;
 }
 
 // Records are read a page at a time; their counters in one round of parallel reads per page.

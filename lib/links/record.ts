@@ -40,7 +40,7 @@ export interface LinkCounters {
 }
 
 /** A link's click figures and, when it has a limit, the visits it has left. */
-export interface LinkFigures extends LinkCounters {
+export interface LinkUsage extends LinkCounters {
   /** Visits by people it has left; `null` for a link without a limit. */
   visitsLeft: number | null;
 }
@@ -108,7 +108,7 @@ export function toLinkView(record: DatedLinkRecord, options: ViewOptions): LinkV
 /** The list and JSON-export shape of a dated record with its counters. */
 export function toListEntry(
   record: DatedLinkRecord,
-  counters: LinkFigures,
+  counters: LinkUsage,
   options: ViewOptions,
 ): LinkListEntry {
   const url = visibleUrl(record, options.unlocked);
@@ -133,7 +133,7 @@ export function toListEntry(
 /** The unshorten shape of a dated record with its counters. */
 export function toUnshortenView(
   record: DatedLinkRecord,
-  counters: LinkFigures,
+  counters: LinkUsage,
   options: ViewOptions,
 ): UnshortenView {
   return {

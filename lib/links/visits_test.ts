@@ -6,13 +6,13 @@ import { createStore } from "../kv/store.ts";
 import { InvalidInputError } from "../errors.ts";
 import { linkRanksPrefix, linkStatsKey, linkVisitsKey, usedUpLinkKey } from "../kv/keys.ts";
 import {
-  CLICKS,
-  COUNTRIES,
-  DAY_CLICKS,
-  DAY_LINKS,
-  DEVICES,
-  LINKS,
-  REFERRERS,
+  CLICK_TALLY,
+  COUNTRY_TALLY,
+  DAY_CLICK_TALLY,
+  DAY_LINK_TALLY,
+  DEVICE_TALLY,
+  LINK_TALLY,
+  REFERRER_TALLY,
 } from "../tallies/kinds.ts";
 import { parseInput } from "../validation.ts";
 import {
@@ -102,29 +102,29 @@ Deno.test("the last visit takes the link's share out of every figure", async () 
   record(buffer, link, visit({ userAgent: MOBILE_UA, client: "2a00:1450:4001:81b::200e" }));
   record(buffer, link, visit({ userAgent: BOT_UA }));
   await buffer.flush();
-  assertEquals(await tally(store, LINKS), 2);
-  assertEquals(await tally(store, CLICKS), 3);
-  assertEquals(await tally(store, DEVICES, "bot"), 1);
+  assertEquals(await tally(store, LINK_TALLY), 2);
+  assertEquals(await tally(store, CLICK_TALLY), 3);
+  assertEquals(await tally(store, DEVICE_TALLY, "bot"), 1);
   assert((await takeVisit(store, link)).taken);
   const last = await takeVisit(store, link);
   assert(last.taken && last.visitsLeft === 0);
   // Only the other link's share is left.
-  assertEquals(await tally(store, LINKS), 1);
-  assertEquals(await tally(store, DAY_LINKS, "2026-11-02"), 1);
-  assertEquals(await tally(store, CLICKS), 1);
-  assertEquals(await tally(store, DAY_CLICKS, "2026-11-02"), 1);
-  assertEquals(await tally(store, REFERRERS, "news.example"), 0);
-  assertEquals(await tally(store, REFERRERS, "direct"), 1);
-  assertEquals(await tally(store, DEVICES, "mobile"), 0);
-  assertEquals(await tally(store, DEVICES, "bot"), 0);
-  assertEquals(await tally(store, DEVICES, "desktop"), 1);
-  assertEquals(await tally(store, COUNTRIES, "DE"), 0);
+  assertEquals(await tally(store, LINK_TALLY), 1);
+  assertEquals(await tally(store, DAY_LINK_TALLY, "2026-11-02"), 1);
+  assertEquals(await tally(store, CLICK_TALLY), 1);
+  assertEquals(await tally(store, DAY_CLICK_TALLY, "2026-11-02"), 1);
+  assertEquals(await tally(store, REFERRER_TALLY, "news.example"), 0);
+  assertEquals(await tally(store, REFERRER_TALLY, "direct"), 1);
+  assertEquals(await tally(store, DEVICE_TALLY, "mobile"), 0);
+  assertEquals(await tally(store, DEVICE_TALLY, "bot"), 0);
+  assertEquals(await tally(store, DEVICE_TALLY, "desktop"), 1);
+  assertEquals(await tally(store, COUNTRY_TALLY, "DE"), 0);
   assertEquals((await store.kv.get(linkStatsKey(link.id))).value, null);
   assertEquals((await keysUnder(store, linkRanksPrefix())).map((key) => key[2]), [other.id]);
   // A click of it still in the buffer is dropped, not written to a link that is gone.
   record(buffer, link, visit());
   await buffer.flush();
-  assertEquals(await tally(store, CLICKS), 1);
+  assertEquals(await tally(store, CLICK_TALLY), 1);
   assertEquals((await store.kv.get(linkStatsKey(link.id))).value, null);
 });
 
@@ -180,7 +180,7 @@ Deno.test("removal and the sweep retire a limited link with its visits counter",
   assertEquals((await takeVisit(store, expired)).taken, false, "an expired link takes none");
   assertEquals((await sweepExpiredLinks(store)).swept, 1);
   assertEquals((await store.kv.get(linkVisitsKey(expired.id))).value, null);
-  assertEquals(await tally(store, LINKS), 0);
+  assertEquals(await tally(store, LINK_TALLY), 0);
 });
 
 Deno.test("maxVisits must be a whole number from 1 to 10,000", () => {

@@ -6,7 +6,7 @@ import { beforeDeadline, TIMED_OUT } from "../kv/deadline.ts";
 import { tallyKey } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
 import { readCount } from "../tallies/count.ts";
-import { LINKS } from "../tallies/kinds.ts";
+import { LINK_TALLY } from "../tallies/kinds.ts";
 
 /** Most time a scrape waits for the store, in milliseconds. */
 export const SCRAPE_TIMEOUT_MS = 1_000;
@@ -28,7 +28,7 @@ export async function readLiveLinks(
 ): Promise<number | null> {
   try {
     const entry = await beforeDeadline(
-      store.kv.get(tallyKey(LINKS, "")),
+      store.kv.get(tallyKey(LINK_TALLY, "")),
       options.timeoutMs ?? SCRAPE_TIMEOUT_MS,
     );
     return entry === TIMED_OUT ? null : Number(readCount(entry.value));

@@ -22,7 +22,7 @@ export interface LinkDay {
 }
 
 /** One live link's figures, times in epoch milliseconds. Never its destination. */
-export interface LinkFigures {
+export interface LinkStatsReport {
   slug: string;
   /** The link's title; `""` when none. */
   title: string;
@@ -48,7 +48,7 @@ export interface LinkFigures {
 
 /** What {@linkcode readLinkFigures} finds under a slug. */
 export type LinkFiguresLookup =
-  | { status: "live"; figures: LinkFigures }
+  | { status: "live"; figures: LinkStatsReport }
   | { status: "expired"; slug: string; expiresAt: number }
   | { status: "missing" };
 
@@ -125,7 +125,7 @@ export interface LinkStatsViewOptions {
 
 /** The answer of `GET /api/stats?slug=`: times as ISO 8601 UTC, no title, no destination. */
 export function toLinkStatsView(
-  figures: LinkFigures,
+  figures: LinkStatsReport,
   options: LinkStatsViewOptions,
 ): LinkStatsView {
   const iso = (time: number) => new Date(time).toISOString();

@@ -17,15 +17,15 @@ import type { Store } from "../kv/store.ts";
 import { shortUrlOf } from "../links/record.ts";
 import { readCount } from "../tallies/count.ts";
 import {
-  CLICKS,
-  COUNTRIES,
-  DAY_CLICKS,
-  DAY_LINKS,
+  CLICK_TALLY,
+  COUNTRY_TALLY,
+  DAY_CLICK_TALLY,
+  DAY_LINK_TALLY,
   DAY_MS,
   dayOf,
-  DEVICES,
-  LINKS,
-  REFERRERS,
+  DEVICE_TALLY,
+  LINK_TALLY,
+  REFERRER_TALLY,
   tallyNameKey,
 } from "../tallies/kinds.ts";
 import { eachShare, readLinkStats } from "../tallies/shares.ts";
@@ -79,10 +79,10 @@ async function readStatsWithout(
   const less = (kind: string, name = "") => gone.shares.get(tallyNameKey(kind, name)) ?? 0n;
   const dates = Array.from({ length: 7 }, (_, i) => dayOf(now - (6 - i) * DAY_MS));
   const keys = [
-    tallyKey(LINKS, ""),
-    tallyKey(CLICKS, ""),
-    ...dates.map((date) => tallyKey(DAY_LINKS, date)),
-    ...dates.map((date) => tallyKey(DAY_CLICKS, date)),
+    tallyKey(LINK_TALLY, ""),
+    tallyKey(CLICK_TALLY, ""),
+    ...dates.map((date) => tallyKey(DAY_LINK_TALLY, date)),
+    ...dates.map((date) => tallyKey(DAY_CLICK_TALLY, date)),
   ];
   const [totals, top, referrers, devices, countries] = await Promise.all([
     store.kv.getMany(keys.slice(0, 9)).then(async (first) => [
@@ -90,19 +90,19 @@ async function readStatsWithout(
       ...await store.kv.getMany(keys.slice(9)),
     ]),
     readTopLinks(store, gone.ids, options.baseUrl),
-    readTopNames(store, REFERRERS, less),
-    readTopNames(store, DEVICES, less),
-    readTopNames(store, COUNTRIES, less),
+    readTopNames(store, REFERRER_TALLY, less),
+    readTopNames(store, DEVICE_TALLY, less),
+    readTopNames(store, COUNTRY_TALLY, less),
   ]);
   const figure = (i: number, kind: string, name = "") =>
     Number(clamp(readCount(totals[i]?.value) - less(kind, name)));
   return {
-    links: figure(0, LINKS),
-    clicks: figure(1, CLICKS),
+    links: figure(0, LINK_TALLY),
+    clicks: figure(1, CLICK_TALLY),
     days: dates.map((date, i) => ({
       date,
-      links: figure(2 + i, DAY_LINKS, date),
-      clicks: figure(9 + i, DAY_CLICKS, date),
+      links: figure(2 + i, DAY_LINK_TALLY, date),
+      clicks: figure(9 + i, DAY_CLICK_TALLY, date),
     })),
     top,
     referrers,

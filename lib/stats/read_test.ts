@@ -9,7 +9,7 @@ import { getLiveLink } from "../links/read.ts";
 import { removeLink } from "../links/remove.ts";
 import { sweepExpiredLinks } from "../links/sweep.ts";
 import { tallyKey, tallyRankKey } from "../kv/keys.ts";
-import { LINKS, REFERRERS } from "../tallies/kinds.ts";
+import { LINK_TALLY, REFERRER_TALLY } from "../tallies/kinds.ts";
 import { readStats } from "./read.ts";
 import type { Stats } from "./types.ts";
 
@@ -155,7 +155,7 @@ Deno.test("a sweep that retires an expired link while the stats are read takes i
       if (property !== "getMany") return typeof value === "function" ? value.bind(target) : value;
       return async (...args: Parameters<Deno.Kv["getMany"]>) => {
         // The totals' read: the expired links' shares have been read by now.
-        if (!swept && JSON.stringify(args[0][0]) === JSON.stringify(tallyKey(LINKS, ""))) {
+        if (!swept && JSON.stringify(args[0][0]) === JSON.stringify(tallyKey(LINK_TALLY, ""))) {
           swept = true;
           await sweepExpiredLinks(store);
         }
@@ -210,7 +210,7 @@ Deno.test("a name found at two places, as when it moves while they are read, is 
   await using store = await memoryStore();
   await clicked(store, "one", [visit({ referer: "https://twice.example/" })]);
   // A second, stale place of the same name, above its real one.
-  await store.kv.set(tallyRankKey(REFERRERS, 5n, "twice.example"), null);
+  await store.kv.set(tallyRankKey(REFERRER_TALLY, 5n, "twice.example"), null);
   const { referrers } = await readStats(store, { baseUrl });
   assertEquals(referrers, [{ name: "twice.example", clicks: 5 }]);
 });
@@ -224,8 +224,8 @@ Deno.test("of many names tied at the twentieth place, the first by name are list
   ];
   for (const [name, count] of names) {
     await store.kv.atomic()
-      .sum(tallyKey(REFERRERS, name), count)
-      .set(tallyRankKey(REFERRERS, count, name), null)
+      .sum(tallyKey(REFERRER_TALLY, name), count)
+      .set(tallyRankKey(REFERRER_TALLY, count, name), null)
       .commit();
   }
   const { referrers } = await readStats(store, { baseUrl });

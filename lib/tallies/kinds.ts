@@ -5,22 +5,26 @@
  */
 
 /** Live links: each link's share is 1. */
-export const LINKS = "links";
+export const LINK_TALLY = "links";
 /** Clicks by people. */
-export const CLICKS = "clicks";
+export const CLICK_TALLY = "clicks";
 /** Links made on a UTC day; the name is the date. */
-export const DAY_LINKS = "day_links";
+export const DAY_LINK_TALLY = "day_links";
 /** Clicks on a UTC day; the name is the date. */
-export const DAY_CLICKS = "day_clicks";
+export const DAY_CLICK_TALLY = "day_clicks";
 /** Clicks by referring host, or `direct`. */
-export const REFERRERS = "referrers";
+export const REFERRER_TALLY = "referrers";
 /** Visits by device class; bots count only here. */
-export const DEVICES = "devices";
+export const DEVICE_TALLY = "devices";
 /** Clicks by country code, or `unknown`. */
-export const COUNTRIES = "countries";
+export const COUNTRY_TALLY = "countries";
 
 /** Kinds whose names are kept in order of count, so the most frequent are read without a scan. */
-export const RANKED_KINDS: ReadonlySet<string> = new Set([REFERRERS, DEVICES, COUNTRIES]);
+export const RANKED_KINDS: ReadonlySet<string> = new Set([
+  REFERRER_TALLY,
+  DEVICE_TALLY,
+  COUNTRY_TALLY,
+]);
 
 /** A day in milliseconds. */
 export const DAY_MS = 86_400_000;

@@ -8,7 +8,7 @@ import { getManyChunked } from "../kv/get_many.ts";
 import { linkClicksKey, linkStatsKey } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
 import { readCount } from "./count.ts";
-import { COUNTRIES, DAY_CLICKS, DEVICES, REFERRERS } from "./kinds.ts";
+import { COUNTRY_TALLY, DAY_CLICK_TALLY, DEVICE_TALLY, REFERRER_TALLY } from "./kinds.ts";
 import { clicksOf, readLinkStats } from "./shares.ts";
 
 /** One link's figures; names are as the service-wide stats name them. */
@@ -68,9 +68,9 @@ export function linkFiguresOf(stats: unknown, counter: unknown): StoredLinkFigur
   return {
     clicks: Math.max(counted, clicksOf(figures)),
     lastUsedAt: figures.lastUsedAt,
-    days: names(DAY_CLICKS),
-    referrers: names(REFERRERS),
-    devices: names(DEVICES),
-    countries: names(COUNTRIES),
+    days: names(DAY_CLICK_TALLY),
+    referrers: names(REFERRER_TALLY),
+    devices: names(DEVICE_TALLY),
+    countries: names(COUNTRY_TALLY),
   };
 }

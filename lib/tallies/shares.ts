@@ -4,7 +4,7 @@
  * @module
  */
 import { readCount } from "./count.ts";
-import { CLICKS, DAY_LINKS, LINKS, REFERRERS } from "./kinds.ts";
+import { CLICK_TALLY, DAY_LINK_TALLY, LINK_TALLY, REFERRER_TALLY } from "./kinds.ts";
 
 /**
  * Counts by kind, then by name. The names are what visitors send (a referring host may be
@@ -36,8 +36,8 @@ export const DIRECT_REFERRER = "direct";
 
 /** A new link's figures: it counts as one link, made on `day`. */
 export function newLinkStats(day: string | null): LinkStats {
-  const shares: Shares = { [LINKS]: namesRecord({ "": 1 }) };
-  if (day !== null) shares[DAY_LINKS] = namesRecord({ [day]: 1 });
+  const shares: Shares = { [LINK_TALLY]: namesRecord({ "": 1 }) };
+  if (day !== null) shares[DAY_LINK_TALLY] = namesRecord({ [day]: 1 });
   return { shares, lastUsedAt: null };
 }
 
@@ -82,7 +82,7 @@ export function shareOf(stats: LinkStats, kind: string, name = ""): number {
 
 /** The link's clicks by people. */
 export function clicksOf(stats: LinkStats): number {
-  return shareOf(stats, CLICKS);
+  return shareOf(stats, CLICK_TALLY);
 }
 
 /**
@@ -93,7 +93,7 @@ export function addShare(stats: LinkStats, kind: string, name: string, count: nu
   const names = stats.shares[kind] ??= namesRecord();
   let counted = name;
   if (
-    kind === REFERRERS && !Object.hasOwn(names, name) && !NOT_HOSTS.has(name) &&
+    kind === REFERRER_TALLY && !Object.hasOwn(names, name) && !NOT_HOSTS.has(name) &&
     hostsIn(names) >= MAX_REFERRERS_PER_LINK
   ) counted = OTHER_REFERRERS;
   names[counted] = (Object.hasOwn(names, counted) ? names[counted]! : 0) + count;

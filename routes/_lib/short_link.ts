@@ -4,7 +4,7 @@
  * @module
  */
 import type { DatedLinkRecord } from "../../lib/links/record.ts";
-import { proxyCountry } from "../../lib/clicks/mod.ts";
+import { proxyCountry } from "../../lib/clicks/classify.ts";
 import { describeError, logLine } from "../../lib/log/mod.ts";
 import { clientOf } from "./client.ts";
 import type { AppDeps, ConnectionInfo } from "./env.ts";
