@@ -2,6 +2,7 @@
  * Running the real service as a child process, as `deno task start` does.
  * @module
  */
+import { beforeDeadline } from "../lib/kv/deadline.ts";
 
 /** A service process and where it listens. */
 export interface ServiceProcess extends AsyncDisposable {
@@ -143,23 +144,28 @@ export async function startProcess(
   }).spawn();
   let output = "";
   const decoder = new TextDecoder();
+  // Settles once it says it listens (looked for until then only: the output grows large).
+  const listening = Promise.withResolvers<void>();
+  let listened = false;
   // Everything is read, so the child never waits on a full pipe; a server under a benchmark's
   // load writes hundreds of MB of log lines, of which only the start is kept.
   const pump = async (stream: ReadableStream<Uint8Array>) => {
     for await (const chunk of stream) {
       if (output.length < MAX_KEPT_OUTPUT) output += decoder.decode(chunk, { stream: true });
+      if (!listened && output.includes("listening on")) {
+        listened = true;
+        listening.resolve();
+      }
     }
   };
   const pumping = Promise.all([pump(child.stdout), pump(child.stderr)]);
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-  while (!output.includes("listening on")) {
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      await child.status;
-      await pumping;
-      throw new Error(`${command.join(" ")} did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  // Waited for until it listens, exits (its output ends) or the time is up.
+  await beforeDeadline(Promise.race([listening.promise, pumping]), options.timeoutMs ?? 30_000);
+  if (!listened) {
+    signalProcess(child.pid, "SIGKILL");
+    await child.status;
+    await pumping;
+    throw new Error(`${command.join(" ")} did not start:\n${output}`);
   }
   const pid = Number(/pid (\d+)\)/.exec(output)?.[1] ?? child.pid);
   let status: Promise<Deno.CommandStatus> | null = null;

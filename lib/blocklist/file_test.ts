@@ -1,14 +1,7 @@
 import { assert, assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
-import { pause } from "../pause.ts";
+import { until } from "../../tests/_helpers/wait.ts";
 import { BlocklistFileError, watchBlocklistFile } from "./file.ts";
 import { HostBlocklist } from "./mod.ts";
-
-/** Waits until `done()` holds, for 3 s at most; whether it did. */
-async function until(done: () => boolean): Promise<boolean> {
-  const since = performance.now();
-  while (!done() && performance.now() - since < 3_000) await pause(10);
-  return done();
-}
 
 Deno.test("a blocklist file is read at start and again when it changes, replaced or not", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lapse-blocklist-" });

@@ -12,6 +12,8 @@ export interface FileWatchOptions {
   intervalMs?: number;
   /** Opens the store at a path; default `Deno.openKv`. */
   open?: (path: string) => Promise<Deno.Kv>;
+  /** Told when the file is found gone (`false`), and when a file at the path is opened (`true`). */
+  onChange?: (up: boolean) => void;
 }
 
 /**
@@ -34,11 +36,13 @@ export function watchStoreFile(
     const now = inodeOf(path);
     if (now === undefined) return false; // not known this time: looked at again next time
     if (now === null) {
-      vanished = true;
       slot.down ??= new Error(`the store's file ${path} is gone`);
+      if (!vanished) options.onChange?.(false);
+      vanished = true;
     } else if ((vanished || now !== inode) && await openInto(slot, () => open(path), stopped)) {
       inode = now;
       vanished = false;
+      options.onChange?.(true);
     }
     return false;
   });

@@ -1,18 +1,19 @@
-import { assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
+import { until } from "../../tests/_helpers/wait.ts";
 import { StoreUnavailableError } from "../errors.ts";
 import { openInto } from "./file_watch.ts";
 import { MOST_REOPEN_MS, openStore } from "./store.ts";
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 Deno.test("a store whose file vanishes answers unavailable, and recovers when a file is back", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lapse-vanish-" });
   const path = `${dir}/store/links.kv`;
-  const store = await openStore(path, { watchIntervalMs: 20 });
+  const told: boolean[] = [];
+  const store = await openStore(path, { watchIntervalMs: 20, onFileChange: (up) => told.push(up) });
   try {
     await store.kv.set(["before"], 1);
     await Deno.remove(`${dir}/store`, { recursive: true });
-    await pause(100);
+    assert(await until(() => told.length === 1), "the file's loss was not noticed");
+    assertEquals(told, [false]);
     await assertRejects(() => store.kv.get(["before"]), StoreUnavailableError);
     await assertRejects(() => store.kv.set(["during"], 1), StoreUnavailableError);
     await assertRejects(() => store.kv.atomic().set(["during"], 1).commit(), StoreUnavailableError);
@@ -22,7 +23,8 @@ Deno.test("a store whose file vanishes answers unavailable, and recovers when a 
     // The store comes back (restored, or made anew): it is opened and used.
     await Deno.mkdir(`${dir}/store`);
     (await Deno.openKv(path)).close();
-    await pause(100);
+    assert(await until(() => told.length === 2), "the file back was not opened");
+    assertEquals(told, [false, true]);
     await store.kv.set(["after"], 2);
     assertEquals((await store.kv.get(["after"])).value, 2);
   } finally {
@@ -34,16 +36,19 @@ Deno.test("a store whose file vanishes answers unavailable, and recovers when a 
 Deno.test("a store whose folder is moved away and back recovers, the same file under the same inode", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lapse-moved-" });
   const path = `${dir}/store/links.kv`;
-  const store = await openStore(path, { watchIntervalMs: 20 });
+  const told: boolean[] = [];
+  const store = await openStore(path, { watchIntervalMs: 20, onFileChange: (up) => told.push(up) });
   try {
     await store.kv.set(["before"], 1);
     const inode = (await Deno.stat(path)).ino;
     await Deno.rename(`${dir}/store`, `${dir}/away`);
-    await pause(100);
+    assert(await until(() => told.length === 1), "the file's loss was not noticed");
+    assertEquals(told, [false]);
     await assertRejects(() => store.kv.get(["before"]), StoreUnavailableError);
     await Deno.rename(`${dir}/away`, `${dir}/store`);
     assertEquals((await Deno.stat(path)).ino, inode);
-    await pause(100);
+    assert(await until(() => told.length === 2), "the file back was not opened");
+    assertEquals(told, [false, true]);
     assertEquals((await store.kv.get(["before"])).value, 1);
     await store.kv.set(["after"], 2);
     assertEquals((await store.kv.get(["after"])).value, 2);
@@ -60,24 +65,26 @@ Deno.test("a store that cannot be opened is down when told so, and opens once it
   await assertRejects(() => openStore(path), Error); // not told: an error
   const told: Error[] = [];
   let opened = 0;
+  const changes: boolean[] = [];
   const store = await openStore(path, {
     watchIntervalMs: 20,
     onUnavailable: (e) => told.push(e),
     onOpened: () => opened++,
+    onFileChange: (up) => changes.push(up),
   });
   try {
     assertEquals(told.length, 1);
     await assertRejects(() => store.kv.get(["k"]), StoreUnavailableError);
     await Deno.remove(path);
     // Tried again with backoff: within the longest wait between tries, and a little.
-    const since = performance.now();
-    while (opened === 0 && performance.now() - since < MOST_REOPEN_MS + 1_000) await pause(20);
+    await until(() => opened > 0, MOST_REOPEN_MS + 1_000);
     assertEquals(opened, 1);
     await store.kv.set(["k"], 1);
     assertEquals((await store.kv.get(["k"])).value, 1);
     // Once open, the file is watched as usual.
     await Deno.remove(path);
-    await pause(100);
+    assert(await until(() => changes.length === 1), "the file's loss was not noticed");
+    assertEquals(changes, [false]);
     await assertRejects(() => store.kv.get(["k"]), StoreUnavailableError);
   } finally {
     store.kv.close();

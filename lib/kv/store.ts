@@ -32,6 +32,11 @@ export interface OpenStoreOptions {
   onUnavailable?: (error: Error) => void;
   /** Told when a store that could not be opened at first has opened. */
   onOpened?: () => void;
+  /**
+   * Told when a local store's file is found gone (`false`: the store is down), and when a file
+   * at its path is opened (`true`: up again).
+   */
+  onFileChange?: (up: boolean) => void;
 }
 
 /** The first wait before opening a store again, in ms; each wait doubles, up to the next. */
@@ -62,7 +67,12 @@ export async function openStore(
     return await Deno.openKv(path);
   };
   const watch = (slot: KvSlot) =>
-    local ? watchStoreFile(slot, path, { intervalMs: options.watchIntervalMs }) : () => {};
+    local
+      ? watchStoreFile(slot, path, {
+        intervalMs: options.watchIntervalMs,
+        onChange: options.onFileChange,
+      })
+      : () => {};
   let slot: KvSlot;
   try {
     slot = { kv: await open(), down: null };

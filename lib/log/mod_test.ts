@@ -1,16 +1,19 @@
 import { assertEquals } from "../../tests/_helpers/assert.ts";
 import { describeError, logLine, stdoutLogger } from "./mod.ts";
 
-/** A writer that keeps each write it is given, decoded. */
+/** A writer that keeps each write it is given, decoded; `written()` waits for the next one. */
 function collectingWriter() {
   const chunks: string[] = [];
+  let next = Promise.withResolvers<void>();
   const writer = {
     write(bytes: Uint8Array) {
       chunks.push(new TextDecoder().decode(bytes));
+      next.resolve();
+      next = Promise.withResolvers<void>();
       return Promise.resolve(bytes.length);
     },
   };
-  return { writer, chunks };
+  return { writer, chunks, written: () => next.promise };
 }
 
 Deno.test("a log line starts with its time, level and message", () => {
@@ -29,12 +32,12 @@ Deno.test("an error is described with its name, message and cause", () => {
 });
 
 Deno.test("the stdout logger gathers lines and writes them together, in order", async () => {
-  const { writer, chunks } = collectingWriter();
+  const { writer, chunks, written } = collectingWriter();
   const log = stdoutLogger({ writer, delayMs: 5 });
   log(logLine("info", "first", { n: 1 }));
   log.later!({ msg: "second" }, JSON.stringify);
   assertEquals(chunks.length, 0);
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await written(); // once the delay has passed
   assertEquals(chunks.length, 1);
   const lines = chunks[0]!.trimEnd().split("\n").map((line) => JSON.parse(line));
   assertEquals(lines.map((line) => line.msg), ["first", "second"]);

@@ -6,13 +6,16 @@
  * @module
  */
 import { loadConfig } from "../../fresh.config.ts";
+import { beforeDeadline } from "../../lib/kv/deadline.ts";
+import { pause } from "../../lib/pause.ts";
 import type { LogLine } from "../../lib/log/mod.ts";
 import { startServer } from "../../server.ts";
 
 const [port, kvPath] = Deno.args as [string, string];
 const held: Deno.TcpConn[] = [];
 let acceptFailed = false;
-let stopped: Promise<void> | null = null;
+// Settles once the service has stopped, in its pause before serving again.
+const stopped = Promise.withResolvers<void>();
 const server = await startServer(
   loadConfig({
     PORT: port,
@@ -28,7 +31,7 @@ const server = await startServer(
       acceptFailed = true;
       // Free the descriptors, so that serving again would work, and stop within the pause.
       for (const conn of held.splice(0)) conn.close();
-      stopped = new Promise((resolve) => setTimeout(resolve, 30)).then(() => server.stop());
+      pause(30).then(() => server.stop()).then(stopped.resolve, stopped.reject);
     },
   },
 );
@@ -37,10 +40,7 @@ for (let i = 0; i < 400 && !acceptFailed; i++) {
   if (conn === null) await new Promise((resolve) => setTimeout(resolve, 10));
   else held.push(conn);
 }
-for (let i = 0; i < 100 && stopped === null; i++) {
-  await new Promise((resolve) => setTimeout(resolve, 20));
-}
-await stopped;
+await beforeDeadline(stopped.promise, 2_000);
 await new Promise((resolve) => setTimeout(resolve, 500)); // past the pause, several times
 const after = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) }).catch(() => null);
 after?.close();

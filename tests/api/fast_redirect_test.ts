@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { TEST_BASE_URL, testApp } from "../_helpers/app.ts";
+import { until } from "../_helpers/wait.ts";
 import { loadConfig } from "../../fresh.config.ts";
 import { DESKTOP_UA } from "../../testing/visits.ts";
 import { createStore } from "../../lib/kv/store.ts";
@@ -176,9 +177,7 @@ Deno.test("a removal in another instance clears this instance's cache almost at 
   assertEquals((await one.app.request("/shared")).status, 302);
   assertEquals(one.deps.linkCache.size, 1);
   await two.app.request("/api/remove?slug=shared", { method: "DELETE" });
-  for (let i = 0; i < 100 && one.deps.linkCache.size > 0; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(() => one.deps.linkCache.size === 0, 1_000);
   assertEquals(one.deps.linkCache.size, 0);
   assertEquals((await one.app.request("/shared")).status, 404);
 });

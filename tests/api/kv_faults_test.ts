@@ -2,6 +2,7 @@ import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.t
 import { type TestApp, testApp } from "../_helpers/app.ts";
 import type { Faults } from "../_helpers/faults.ts";
 import type { OpenApiLike } from "../_helpers/hostile.ts";
+import { until } from "../_helpers/wait.ts";
 import { DESKTOP_UA } from "../../testing/visits.ts";
 import type { Hono } from "hono";
 import type { LogLine } from "../../lib/log/mod.ts";
@@ -27,8 +28,6 @@ const PAGES_NEEDING_STORE: Record<string, boolean> = {
   // So is a short link asked for with one.
   "/:slug/": false,
 };
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One request the test sends while the store is down and again once it is back. */
 interface Probe {
@@ -109,7 +108,8 @@ Deno.test("a store that goes down answers 503 everywhere it is needed, and every
     const probes = probesOf(t.app, document, "probe");
 
     faults.down = true;
-    await pause(60); // the epoch poll fails and empties the link cache
+    // The epoch poll fails and empties the link cache.
+    assert(await until(() => t.linkCache.size === 0), "the link cache was kept");
     await t.deps.clicks.flush();
     assertEquals(t.deps.clicks.pending, 3, "the unwritten visits are kept");
     // Said once, with the clicks waiting, not once a flush while the fault lasts.
@@ -194,12 +194,17 @@ Deno.test("a failed commit makes nothing half: create, remove and bulk leave con
   assertEquals((await t.request("/half")).status, 404);
   assertEquals(await figures(), { listed: 1, links: 1 });
 
+  let commits = 0;
+  const committing = { now: 0, most: 0 };
+  faults.onCommit = () => commits++;
+  faults.committing = committing;
   faults.passing = 3; // the count and two rows go through, the third row's commit fails
   faults.commits = 1;
   const rows = ["example.com/r1", "example.com/r2", "example.com/r3", "example.com/r4"];
   const bulk = await t.json("/api/bulk", { urls: rows }, { client: "192.0.2.9" });
   assertEquals(bulk.status, 503);
-  await pause(50); // rows are made side by side: one may still commit after the failure
+  // Rows are made side by side: the fourth may still commit after the failure.
+  assert(await until(() => commits === 5 && committing.now === 0), `${commits} commits`);
   const after = await figures();
   assertEquals(after.listed, after.links);
   assert(after.listed >= 1 && after.listed <= 4, String(after.listed));

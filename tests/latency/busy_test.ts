@@ -1,7 +1,6 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { call, startService, tempDir } from "../../testing/server.ts";
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { pause } from "../../lib/pause.ts";
 
 Deno.test("password hashing leaves the event loop free: /api/version answers within 300 ms", async (t) => {
   await using dir = await tempDir("lapse-busy-");

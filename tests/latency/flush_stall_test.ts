@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { testApp } from "../_helpers/app.ts";
+import { until } from "../_helpers/wait.ts";
 import { DESKTOP_UA } from "../../testing/visits.ts";
 
 // The bound the service keeps while a flush of many distinct visitors runs (docs/api.md).
@@ -34,7 +35,7 @@ Deno.test("6,000 visitors with unique 400-character User-Agents never stall the 
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   })();
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert(await until(() => answers.length > 0), "the poller had no answer");
   let next = 0;
   const visitor = async () => {
     for (let i = next++; i < 6_000; i = next++) {
@@ -52,7 +53,9 @@ Deno.test("6,000 visitors with unique 400-character User-Agents never stall the 
   await Promise.all(Array.from({ length: 8 }, visitor));
   assertEquals(t.deps.clicks.pending, 6_000);
   await t.deps.clicks.flush();
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // A poll sent after the flush, answered.
+  const polled = answers.length;
+  await until(() => answers.length > polled + 1);
   polling = false;
   await poller;
   await t.deps.clicks.stop();

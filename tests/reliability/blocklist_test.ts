@@ -1,18 +1,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
 import { call, runUntilExit, startService, tempDir } from "../../testing/server.ts";
-import { pause } from "../../lib/pause.ts";
+import { within } from "../_helpers/wait.ts";
 
 const BLOCKED = "destination host is blocked by this service";
-
-/** Polls `probe` every 20 ms until it is true or `ms` have passed; the time it took, or null. */
-async function within(ms: number, probe: () => Promise<boolean>): Promise<number | null> {
-  const started = performance.now();
-  while (performance.now() - started < ms) {
-    if (await probe()) return performance.now() - started;
-    await pause(20);
-  }
-  return null;
-}
 
 Deno.test("a host added to BLOCKED_HOSTS_FILE while two instances serve stops its links on both within 10 s, and removed, frees them", async () => {
   await using dir = await tempDir("lapse-blocklist-");

@@ -1,10 +1,11 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { call, clientNumber, inParallel, startService, tempDir } from "../../testing/server.ts";
 import { DESKTOP_UA } from "../../testing/visits.ts";
-import { pause } from "../../lib/pause.ts";
+import { until } from "../_helpers/wait.ts";
 
 const CLIENTS = 8;
-const LOAD_MS = 2_500;
+// The kill comes mid-load once this many creates were acknowledged, however fast the machine.
+const CREATES_BEFORE_KILL = 400;
 const MAX_REQUESTS = 5_000;
 
 interface Ledger {
@@ -66,13 +67,16 @@ Deno.test("kill -9 under create and remove load loses no acknowledged link and k
     refused: 0,
     cutOff: 0,
   };
+  let loadMs = 0;
   {
     await using service = await startService({ env });
     let killed = false;
+    const loadStarted = performance.now();
     const load = Promise.all(
       Array.from({ length: CLIENTS }, () => client(service.origin, ledger, () => killed)),
     );
-    await pause(LOAD_MS);
+    await until(() => ledger.made.size >= CREATES_BEFORE_KILL, 60_000);
+    loadMs = performance.now() - loadStarted;
     const status = await service.stop("SIGKILL");
     killed = true;
     await load;
@@ -99,7 +103,7 @@ Deno.test("kill -9 under create and remove load loses no acknowledged link and k
   const stats = (await call(again.origin, "/api/stats")).json<{ links: number }>();
   const exported = (await call(again.origin, "/api/export")).text.split("\n").filter(Boolean);
   console.log(
-    `kill -9 after ${LOAD_MS} ms of ${CLIENTS} clients: ${ledger.sent} requests, ` +
+    `kill -9 after ${loadMs.toFixed(0)} ms of ${CLIENTS} clients: ${ledger.sent} requests, ` +
       `${ledger.made.size} creates and ${ledger.removed.size} removals acknowledged, ` +
       `${ledger.refused} refused, ${ledger.cutOff} cut off; after restart ${stored.size} stored, ` +
       `${lost.length} lost, ${revived.length} removed ones back; checked in ` +
@@ -164,7 +168,8 @@ Deno.test("SIGTERM under create and visit load loses no acknowledged link and no
       ...Array.from({ length: 4 }, () => worker(false)),
       ...Array.from({ length: 4 }, () => worker(true)),
     ]);
-    await pause(1_500);
+    // Stopped mid-load, once both kinds of request are well under way.
+    await until(() => made.size >= 100 && visits >= 100, 60_000);
     const status = await service.stop("SIGTERM");
     stopping = true;
     await load;
@@ -178,7 +183,7 @@ Deno.test("SIGTERM under create and visit load loses no acknowledged link and no
   const lost = [...made].filter(([slug, url]) => stored.get(slug) !== url);
   const clicks = listed.find((link) => link.slug === "visited")?.clicks;
   console.log(
-    `SIGTERM after 1.5 s of 4 creating and 4 visiting clients: ${made.size} links and ${visits} ` +
+    `SIGTERM mid-load of 4 creating and 4 visiting clients: ${made.size} links and ${visits} ` +
       `visits acknowledged, ${cutOff} cut off; after restart ${lost.length} links lost, ` +
       `${clicks} clicks counted`,
   );

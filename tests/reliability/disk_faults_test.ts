@@ -2,9 +2,9 @@ import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.t
 import { mountSmallDisk } from "../_helpers/disk.ts";
 import { call, clientNumber, startService, tempDir } from "../../testing/server.ts";
 import { DESKTOP_UA } from "../../testing/visits.ts";
+import { pause } from "../../lib/pause.ts";
 
 const STORE_DOWN = "storage is unavailable, try again shortly";
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The fault is real: the store's file sits on a disk of its own, which the test fills up. That
 // needs mounting a tmpfs (root, as on CI); elsewhere the in-process fault tests cover the same.

@@ -1,5 +1,9 @@
 import { assert, assertEquals, assertStringIncludes } from "../_helpers/assert.ts";
+import { within } from "../_helpers/wait.ts";
 import { call, freePort, startService, tempDir } from "../../testing/server.ts";
+
+/** What the service logs when it cannot accept connections for a while. */
+const STOPPED_ACCEPTING = "the server stopped accepting connections; serving again";
 
 /** A body of 70,000 one-byte chunks: refused before its reading holds up everyone else. */
 const MANY_PIECES = "POST /api/create HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n" +
@@ -207,7 +211,8 @@ Deno.test("connections held open past the file limit do not stop the service: it
     if (conn === null) break;
     held.push(conn);
   }
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Held until the service has run out of files and said so.
+  await within(10_000, () => Promise.resolve(service.output().includes(STOPPED_ACCEPTING)));
   for (const conn of held) conn.close();
   let version = await call(service.origin, "/api/version").catch(() => null);
   for (let attempt = 1; attempt < 50 && version?.status !== 200; attempt++) {
@@ -216,7 +221,7 @@ Deno.test("connections held open past the file limit do not stop the service: it
   }
   assertEquals(version?.status, 200);
   assertEquals((await call(service.origin, "/held")).status, 302);
-  assertStringIncludes(service.output(), "the server stopped accepting connections; serving again");
+  assertStringIncludes(service.output(), STOPPED_ACCEPTING);
   assertEquals((await service.stop()).code, 0);
 });
 

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../_helpers/assert.ts";
 import { call, clientNumber, inParallel, startService, tempDir } from "../../testing/server.ts";
-import { pause } from "../../lib/pause.ts";
+import { until } from "../_helpers/wait.ts";
 
 // Each request carries its own X-Forwarded-For, so per-client limits count only where meant to.
 const env = (path: string) => ({ KV_PATH: `${path}/links.kv`, TRUST_PROXY: "1" });
@@ -84,11 +84,13 @@ Deno.test("a redirect sent after a remove's 200 arrived is never a redirect, eve
         seen.push({ sentAt: answer.sentAt, status: answer.status });
       }
     });
-    await pause(15);
+    // Visits under way, and the link cached.
+    assert(await until(() => seen.length >= 4), "no visits were answered");
     const removed = await call(service.origin, `/api/remove?slug=${slug}`, { method: "DELETE" });
     removedAt = removed.doneAt;
     assertEquals(removed.status, 200);
-    await pause(40);
+    // Visits sent after the remove's 200, as many as there are visitors, answered.
+    await until(() => seen.filter(({ sentAt }) => sentAt > removedAt).length >= 4);
     stop = true;
     await Promise.all(visitors);
     fired += seen.length;

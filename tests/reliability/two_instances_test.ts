@@ -7,17 +7,7 @@ import {
   tempDir,
 } from "../../testing/server.ts";
 import { DESKTOP_UA } from "../../testing/visits.ts";
-import { pause } from "../../lib/pause.ts";
-
-/** Polls `probe` every 20 ms until it is true or `ms` have passed; returns the time it took. */
-async function within(ms: number, probe: () => Promise<boolean>): Promise<number | null> {
-  const started = performance.now();
-  while (performance.now() - started < ms) {
-    if (await probe()) return performance.now() - started;
-    await pause(20);
-  }
-  return null;
-}
+import { within } from "../_helpers/wait.ts";
 
 Deno.test("two service processes on one KV file", async (t) => {
   await using dir = await tempDir("lapse-pair-");
