@@ -1,13 +1,12 @@
 /**
  * The click buffer: the redirect records visits in memory and never waits for the store; a timer
- * writes them (`write_clicks.ts`, `write_figures.ts`), and shutdown writes everything. A failed flush is retried;
- * nothing is lost meanwhile, up to a bound in bytes on what waits.
+ * writes their clicks each second (`write_clicks.ts`) and their figures at the slower cadence
+ * (`cadence.ts`), and shutdown writes everything. A failed flush is retried; nothing is lost
+ * meanwhile, up to a bound in bytes on what waits.
  * @module
  */
 import type { Store } from "../kv/store.ts";
-import { type RankedName, rerank } from "../tallies/rank.ts";
 import { VisitClassifier } from "./classify.ts";
-import { Adopter, silenceOf } from "./adopt.ts";
 import {
   addVisit,
   type Batch,
@@ -20,17 +19,11 @@ import {
   type VisitedLink,
   written,
 } from "./batch.ts";
-import { FigureBook, type WaitingFigures } from "./book.ts";
+import { FigureCadence } from "./cadence.ts";
 import { loadGeoipLookup } from "./geoip.ts";
-import { deleteParts } from "./journal.ts";
 import { CommitSequence } from "./sequence.ts";
 import { type ClickBufferOptions, MAX_FIGURE_BYTES } from "./options.ts";
 import { clicksPerCommit, writeClicks } from "./write_clicks.ts";
-import { writeFigures } from "./write_figures.ts";
-
-// A tick's figures stop after this much time, the rest left for the next tick, so that a large
-// round of figures never holds back the next second's clicks.
-const FIGURES_TICK_MS = 250;
 
 /** Buffers visits in memory and flushes them to the store. */
 export class ClickBuffer {
@@ -48,13 +41,8 @@ export class ClickBuffer {
   // The batch being written this moment: a visit to one of its links not yet taken joins it,
   // and is written by this flush rather than the next.
   #open: Batch | null = null;
-  #touched = new Map<string, RankedName>();
-  #book: FigureBook;
   #sequence: CommitSequence;
-  #adopter: Adopter;
-  // Journal parts spent whose delete failed, tried again by the next flush.
-  #spent: Deno.KvKey[] = [];
-  #heartbeatMs: number;
+  #figures: FigureCadence;
   #flushing: Promise<void> | null = null;
   #flushingAll = false;
   // A timer tick came while a flush was under way: the next flush starts as it ends.
@@ -70,16 +58,14 @@ export class ClickBuffer {
     this.#options = options;
     this.#threshold = options.flushThreshold ?? 100_000;
     this.#maxPendingBytes = options.maxPendingBytes ?? MAX_PENDING_BYTES;
-    const lagMs = options.statsLagMs ?? 60_000;
-    this.#book = new FigureBook(lagMs, options.maxFigureBytes ?? MAX_FIGURE_BYTES);
-    this.#sequence = new CommitSequence(store, undefined, () => {
-      // Another writer took this one's journal, and with it the figures waiting.
-      this.#book.abandon();
-      this.#adopter.release();
+    // Another writer that took this one's journal took the figures waiting with it.
+    this.#sequence = new CommitSequence(store, undefined, () => this.#figures.abandon());
+    this.#figures = new FigureCadence(store, this.#sequence, {
+      lagMs: options.statsLagMs ?? 60_000,
+      maxBytes: options.maxFigureBytes ?? MAX_FIGURE_BYTES,
+      perCommit: options.figuresPerCommit,
+      report: (message, error) => this.#report(message, error),
     });
-    const silentMs = silenceOf(lagMs);
-    this.#heartbeatMs = silentMs / 3;
-    this.#adopter = new Adopter(this.#sequence, store, silentMs);
     this.#classifier = new VisitClassifier(options.countryLookup ?? null);
     this.#batch = newBatch(store.now());
   }
@@ -98,7 +84,7 @@ export class ClickBuffer {
 
   /** Links whose figures other than clicks wait for the slower cadence. */
   get figuresWaiting(): number {
-    return this.#book.size;
+    return this.#figures.waiting;
   }
 
   /**
@@ -114,7 +100,7 @@ export class ClickBuffer {
 
   /** How long the figures waiting longest have waited, in ms at `now`; 0 when none waits. */
   figuresWaitingMs(now: number = this.#store.now()): number {
-    const oldest = this.#book.oldest;
+    const oldest = this.#figures.oldest;
     return oldest === Infinity ? 0 : Math.max(0, now - oldest);
   }
 
@@ -218,11 +204,12 @@ export class ClickBuffer {
     clearInterval(this.#timer);
     this.#timer = undefined;
     await this.flush();
-    if (this.#batch.size > 0 || this.#retry.length > 0 || this.#book.size > 0) {
+    if (this.#batch.size > 0 || this.#retry.length > 0 || !this.#figures.done) {
       await this.flush();
     }
-    const left = this.#batch.size + this.#retry.length + this.#book.size + this.#spent.length;
-    if (left === 0) await this.#sequence.retire().catch(() => {});
+    if (this.#batch.size === 0 && this.#retry.length === 0 && this.#figures.done) {
+      await this.#sequence.retire().catch(() => {});
+    }
   }
 
   async #flushAll(all: boolean): Promise<void> {
@@ -234,7 +221,7 @@ export class ClickBuffer {
     try {
       // A commit whose outcome was unknown is found landed or lost before anything else.
       await this.#sequence.settle();
-      this.#book.settle(this.#sequence, this.#touched);
+      this.#figures.settle();
       await this.#lookupReady();
       await resolveCountries(batches, this.#classifier);
       for (const batch of batches) await this.#writeClicks(batch);
@@ -250,26 +237,17 @@ export class ClickBuffer {
     }
     try {
       // The figures of the clicks written go on, even when some clicks are left for a retry.
-      await this.#adopter.turn(this.#book);
-      await this.#speak();
-      await this.#writeFigures(all);
-    } catch (error) {
-      failure ??= { error };
-    }
-    try {
-      const spent = [...this.#spent, ...this.#book.takeSpent()];
-      this.#spent = [];
-      await deleteParts(this.#store.kv, spent).catch((error) => {
-        this.#spent = spent;
-        throw error;
-      });
+      await this.#figures.run(all);
     } catch (error) {
       failure ??= { error };
     }
     const fault = this.#options.flushFault;
     if (failure === undefined) fault?.succeeded();
     else if (fault === undefined) this.#report("click flush failed, will retry", failure.error);
-    else fault.failed(failure.error, { waiting: this.pending, figuresWaiting: this.#book.size });
+    else {fault.failed(failure.error, {
+        waiting: this.pending,
+        figuresWaiting: this.figuresWaiting,
+      });}
   }
 
   /** Writes one batch's clicks; each chunk's links leave it as they commit. */
@@ -282,8 +260,7 @@ export class ClickBuffer {
           const now = this.#store.now();
           for (const { link, deltas, part } of chunk) {
             written(batch, link.id);
-            // A journal of this writer's earlier name is another's since it was taken over.
-            if (part.writer === this.#sequence.id) this.#book.add(deltas, part, now);
+            this.#figures.add(deltas, part, now);
           }
           this.#options.onFlushed?.(outcome);
         },
@@ -297,41 +274,6 @@ export class ClickBuffer {
     } finally {
       this.#open = null;
     }
-  }
-
-  /** Writes the figures due (every one when `all`), then moves the ranked names touched. */
-  async #writeFigures(all: boolean): Promise<void> {
-    const started = performance.now();
-    const due: WaitingFigures[] = this.#book.take(this.#store.now(), all);
-    await writeFigures(this.#sequence, this.#store, due, {
-      perCommit: this.#options.figuresPerCommit,
-      touched: this.#touched,
-      onWritten: (chunk) => {
-        for (const figures of chunk) this.#book.done(figures);
-      },
-      onRefused: (link, error) => {
-        this.#report(
-          `click figures of link ${link.slug} are too large to write; visits dropped`,
-          error,
-        );
-      },
-      enough: all ? undefined : () => performance.now() - started >= FIGURES_TICK_MS,
-    });
-    // Names whose counts moved take their new places; a rerank that fails keeps them for the
-    // next one (see `rerank`).
-    const touched = [...this.#touched.values()];
-    this.#touched.clear();
-    await rerank(this.#store, touched);
-  }
-
-  /**
-   * Commits nothing but this writer's key when the figures it holds would otherwise leave it
-   * silent long enough for another writer to take them over.
-   */
-  async #speak(): Promise<void> {
-    if (this.#book.size === 0 && !this.#adopter.reading) return;
-    if (this.#store.now() - this.#sequence.last < this.#heartbeatMs) return;
-    await this.#sequence.commit(this.#store.kv.atomic());
   }
 
   #rollOver(now: number): void {
