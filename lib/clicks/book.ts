@@ -8,19 +8,10 @@ import type { RankedName } from "../tallies/rank.ts";
 import { OTHER_REFERRERS } from "../tallies/shares.ts";
 import type { JournalPart } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
-import { type Counts, countUnder, type LinkDeltas } from "./visits.ts";
+import { type CountedLink, type Counts, countUnder, type LinkDeltas } from "./visits.ts";
 
 /** A link's visits waiting for the slower cadence: all but its clicks' counter. */
-export interface WaitingFigures {
-  slug: string;
-  id: string;
-  title: string;
-  /** Clicks by people. */
-  clicks: number;
-  /** Visits by bots, which are no clicks (counted under the device `bot`). */
-  bots: number;
-  /** Time of the last click by a person (epoch ms), 0 when none. */
-  lastUsedAt: number;
+export interface WaitingFigures extends CountedLink {
   /** Clicks by people per UTC day. */
   days: Map<string, number>;
   referrers: Map<string, number>;

@@ -14,8 +14,8 @@ export type VisitList = string[];
 /** Entries a visit takes in a {@linkcode VisitList}. */
 export const VISIT_STRIDE = 3;
 
-/** One link's visits of one flush, classified. */
-export interface LinkVisits {
+/** A link, and the visits counted of it: by people (clicks) and by bots, and the last click. */
+export interface CountedLink {
   slug: string;
   id: string;
   title: string;
@@ -25,6 +25,10 @@ export interface LinkVisits {
   bots: number;
   /** Time of the last click by a person (epoch ms), 0 when none. */
   lastUsedAt: number;
+}
+
+/** One link's visits of one flush, classified. */
+export interface LinkVisits extends CountedLink {
   /** UTC day of the visits. */
   day: string;
   /** Each visit as recorded (see {@linkcode VisitList}). */
@@ -50,16 +54,7 @@ export interface FlushOutcome {
 export type Counts = (string | number)[];
 
 /** What a link's visits add to its figures besides its counter, counted by name. */
-export interface LinkDeltas {
-  slug: string;
-  id: string;
-  title: string;
-  /** Clicks by people. */
-  clicks: number;
-  /** Visits by bots, which are no clicks (counted under the device `bot`). */
-  bots: number;
-  /** Time of the last click by a person (epoch ms), 0 when none. */
-  lastUsedAt: number;
+export interface LinkDeltas extends CountedLink {
   /** Clicks by people per UTC day. */
   days: Counts;
   referrers: Counts;
@@ -127,6 +122,6 @@ export function countUnder(counts: Map<string, number>, name: string, count: num
 }
 
 /** Every visit counted, by people and bots. */
-export function visitsOf(counted: { clicks: number; bots: number }): number {
+export function visitsOf(counted: CountedLink): number {
   return counted.clicks + counted.bots;
 }

@@ -17,6 +17,22 @@ const pageOrError = (description: string, sentence: string) => ({
   content: { ...page(description).content, ...errorResponseSpec(description, sentence).content },
 });
 
+// The headers of an answer that sends the visitor on: its destination, the referrer kept.
+const onwardHeaders = (cacheControl: string) => ({
+  Location: { description: "The destination", example: "https://example.com/a/long/path" },
+  "Referrer-Policy": {
+    description: "`unsafe-url`: the referrer travels on",
+    example: "unsafe-url",
+  },
+  "Cache-Control": { description: cacheControl, example: "no-store" },
+});
+// A link whose destination host the operator blocked.
+const blocked = () =>
+  page(
+    "The link's destination host is blocked by the operator (`BLOCKED_HOSTS_FILE`): a page " +
+      "saying the operator disabled it, without the destination",
+  );
+
 /** What the route takes and answers, for the API document. */
 export const spec: RouteSpec = {
   get: {
@@ -41,17 +57,7 @@ export const spec: RouteSpec = {
     responses: {
       302: {
         description: "On to the destination",
-        headers: {
-          Location: { description: "The destination", example: "https://example.com/a/long/path" },
-          "Referrer-Policy": {
-            description: "`unsafe-url`: the referrer travels on",
-            example: "unsafe-url",
-          },
-          "Cache-Control": {
-            description: "`no-store`: no cache absorbs a visit",
-            example: "no-store",
-          },
-        },
+        headers: onwardHeaders("`no-store`: no cache absorbs a visit"),
       },
       200: page(
         "A link made with `maxVisits` (unlocked, when protected): its Open page, without the " +
@@ -63,10 +69,7 @@ export const spec: RouteSpec = {
       404: page(
         "No live link has the slug: the 404 page, which says so when the link was used up",
       ),
-      410: page(
-        "The link's destination host is blocked by the operator (`BLOCKED_HOSTS_FILE`): a page " +
-          "saying the operator disabled it, without the destination",
-      ),
+      410: blocked(),
       503: pageOrError(
         "The store did not answer: an error page, or JSON to a client that does not ask for HTML",
         new StoreUnavailableError(null).message,
@@ -97,22 +100,13 @@ export const spec: RouteSpec = {
     responses: {
       303: {
         description: "Opened: on to the destination",
-        headers: {
-          Location: { description: "The destination", example: "https://example.com/a/long/path" },
-          "Referrer-Policy": {
-            description: "`unsafe-url`: the referrer travels on",
-            example: "unsafe-url",
-          },
-          "Cache-Control": {
-            description: "`no-store`: no cache keeps the answer",
-            example: "no-store",
-          },
-        },
+        headers: onwardHeaders("`no-store`: no cache keeps the answer"),
       },
       401: page("A protected link without its unlock cookie: the unlock page; nothing taken"),
       404: page(
         "No live link has the slug: the 404 page, which says so when the link was used up",
       ),
+      410: blocked(),
       503: pageOrError(
         "The store did not answer, or too many people opened a limited link at once " +
           "(`Retry-After`): an error page, or JSON to a client that does not ask for HTML",
