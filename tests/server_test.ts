@@ -10,7 +10,7 @@ import {
 import { DESKTOP_UA } from "../testing/visits.ts";
 import { tallyKey } from "../lib/kv/keys.ts";
 import { REFERRER_TALLY } from "../lib/tallies/kinds.ts";
-import { pause } from "../lib/pause.ts";
+import { within } from "./_helpers/wait.ts";
 
 Deno.test("deno task start serves the API over HTTP on its KV file and stops on SIGTERM", async () => {
   await using dir = await tempDir("lapse-server-");
@@ -166,13 +166,8 @@ async function linesSoon(
   service: { output(): string },
   start: string,
 ): Promise<Record<string, unknown>[]> {
-  const since = performance.now();
-  let found = linesSaying(service.output(), start);
-  while (found.length === 0 && performance.now() - since < 5_000) {
-    await pause(20);
-    found = linesSaying(service.output(), start);
-  }
-  return found;
+  await within(5_000, () => Promise.resolve(linesSaying(service.output(), start).length > 0));
+  return linesSaying(service.output(), start);
 }
 
 Deno.test("an unusable KV_PATH leaves the service up and answering, and it recovers without a restart once the store can be made", async () => {
@@ -226,13 +221,11 @@ Deno.test("an unusable KV_PATH leaves the service up and answering, and it recov
 
     await mend();
     // Health answers 200 once the store is open (tried again at most 4 s apart).
-    const mendedAt = performance.now();
-    let healthy = false;
-    while (!healthy && performance.now() - mendedAt < 10_000) {
-      healthy = (await call(service.origin, "/api/health")).status === 200;
-      if (!healthy) await pause(20);
-    }
-    assert(healthy, "not recovered 10 s after the store could be made");
+    const healthy = await within(
+      10_000,
+      async () => (await call(service.origin, "/api/health")).status === 200,
+    );
+    assert(healthy !== null, "not recovered 10 s after the store could be made");
     const made = await call(service.origin, "/api/create", { json: { url: "example.com/y" } });
     assertEquals(made.status, 201, made.text);
     const slug = made.json<{ slug: string }>().slug;

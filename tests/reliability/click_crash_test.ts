@@ -7,7 +7,7 @@ import {
   tempDir,
 } from "../../testing/server.ts";
 import { DESKTOP_UA, MOBILE_UA } from "../../testing/visits.ts";
-import { pause } from "../../lib/pause.ts";
+import { within } from "../_helpers/wait.ts";
 
 // A lag long enough that the kill comes before any link's figures are due, short enough that
 // the figures a killed process left are written within a test's time: two lag periods.
@@ -71,9 +71,9 @@ async function agreedFigures(
   slugs: string[],
   ms: number,
 ): Promise<{ clicks: number } | null> {
-  const deadline = performance.now() + ms;
   let round = 0;
-  while (performance.now() < deadline) {
+  let agreed: { clicks: number } | null = null;
+  await within(ms, async () => {
     round++;
     const docs = await Promise.all(slugs.map(async (slug, i) => {
       const answer = await call(origin, `/api/stats?slug=${slug}`, {
@@ -91,10 +91,10 @@ async function agreedFigures(
     const topAgrees = stats.top.every((entry) =>
       entry.clicks === docs[slugs.indexOf(entry.slug)]?.clicks
     );
-    if (agree && topAgrees && stats.clicks === clicks && clicks > 0) return { clicks };
-    await pause(250);
-  }
-  return null;
+    if (agree && topAgrees && stats.clicks === clicks && clicks > 0) agreed = { clicks };
+    return agreed !== null;
+  });
+  return agreed;
 }
 
 async function makeLinks(origin: string): Promise<string[]> {
@@ -111,14 +111,23 @@ async function makeLinks(origin: string): Promise<string[]> {
 }
 
 /**
- * Kills `victim` once the traffic has run three seconds (its clicks of the first written, its
- * figures not yet due), and says what the figures may lose: the visits answered in its last two
- * seconds, which may not have reached the store.
+ * Kills `victim` once its first clicks are in the store (its figures not yet due), mid-traffic,
+ * and says what the figures may lose: the visits answered in its last two seconds, which may not
+ * have reached the store.
  */
-async function killMidTraffic(victim: ServiceProcess, traffic: Traffic): Promise<number> {
-  while (!(traffic.answered.length > 0 && performance.now() - traffic.answered[0]! > 3_000)) {
-    await pause(20);
-  }
+async function killMidTraffic(
+  victim: ServiceProcess,
+  slugs: string[],
+  traffic: Traffic,
+): Promise<number> {
+  let probe = 0;
+  const written = await within(10_000, async () => {
+    const answer = await call(victim.origin, `/api/stats?slug=${slugs[0]}`, {
+      client: clientNumber(5_000 + probe++),
+    });
+    return answer.status === 200 && answer.json<LinkStatsDoc>().clicks > 0;
+  });
+  assert(written !== null, "the first clicks were stored");
   const killedAt = performance.now();
   await victim.stop("SIGKILL");
   return traffic.answered.filter((at) => at > killedAt - 2_000).length;
@@ -135,7 +144,7 @@ Deno.test("kill -9 mid-traffic: the next process writes the figures left, and th
   const slugs = await makeLinks(first.origin);
   const traffic: Traffic = { answered: [], stopped: false };
   const load = browse([first.origin], slugs, traffic);
-  const mayLose = await killMidTraffic(first, traffic);
+  const mayLose = await killMidTraffic(first, slugs, traffic);
   traffic.stopped = true;
   await load;
   const answered = traffic.answered.length;
@@ -161,7 +170,7 @@ Deno.test("two processes, one killed mid-traffic: the survivor alone writes its 
   const slugs = await makeLinks(survivor.origin);
   const traffic: Traffic = { answered: [], stopped: false };
   const load = browse([killed.origin, survivor.origin], slugs, traffic);
-  const mayLose = await killMidTraffic(killed, traffic);
+  const mayLose = await killMidTraffic(killed, slugs, traffic);
   traffic.stopped = true;
   await load;
   const answered = traffic.answered.length;
