@@ -209,7 +209,7 @@ export function breakdownsOf(
  * The ranked names `link`'s visits may have been counted under: a referrer past the link's
  * limit was counted as `other`, so that is one too.
  */
-export function rankedNamesOf(link: WaitingFigures): RankedName[] {
+function rankedNamesOf(link: WaitingFigures): RankedName[] {
   const names: RankedName[] = [];
   for (const [kind, counts] of breakdownsOf(link)) {
     for (const name of counts.keys()) names.push({ kind, name });

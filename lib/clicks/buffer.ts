@@ -264,12 +264,6 @@ export class ClickBuffer {
           }
           this.#options.onFlushed?.(outcome);
         },
-        onUncertain: (chunk) => {
-          for (const link of chunk) {
-            const pending = batch.links.get(link.id);
-            if (pending && link.uncertainAt !== undefined) pending.uncertainAt = link.uncertainAt;
-          }
-        },
       });
     } finally {
       this.#open = null;

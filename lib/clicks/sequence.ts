@@ -9,7 +9,7 @@ import { retryLocked } from "../kv/retry.ts";
 import type { Store } from "../kv/store.ts";
 
 // A writer's key outlives its process by a day, then the store drops it.
-export const WRITER_KEPT_MS = 86_400_000;
+const WRITER_KEPT_MS = 86_400_000;
 // Commits found landed after an unknown outcome, remembered for the work that carried them.
 const LANDED_KEPT = 64;
 
@@ -30,7 +30,7 @@ export function isTakenOver(value: unknown): value is TakenOver {
 }
 
 /** The number of the last commit a writer key's value says landed. */
-export function lastLanded(value: unknown): number {
+function lastLanded(value: unknown): number {
   if (typeof value === "number") return value;
   return isTakenOver(value) ? value.last : 0;
 }

@@ -113,23 +113,27 @@ async function commitChunk(
   options: WriteClicksOptions,
 ): Promise<CommittedLink[]> {
   const committed: CommittedLink[] = [];
+  const links: LinkVisits[] = [];
   const toWrite: JournalLine[] = [];
   chunk.forEach((link, i) => {
     const earlier = tried.get(link);
     if (earlier !== undefined && sequence.landed(link.uncertainAt)) committed.push(earlier);
-    else toWrite.push(lines[i]!);
+    else {
+      links.push(link);
+      toWrite.push(lines[i]!);
+    }
   });
-  const linkOf = new Map(chunk.map((link) => [link.id, link]));
   while (toWrite.length > 0) {
     const number = await sequence.next();
     const atomic = store.kv.atomic();
     for (const { deltas } of toWrite) {
       if (deltas.clicks > 0) atomic.sum(linkClicksKey(deltas.id), BigInt(deltas.clicks));
     }
-    const parts = addJournal(atomic, sequence.id, number, toWrite);
-    const written: CommittedLink[] = parts.flatMap(({ part, lines }) =>
-      lines.map(({ deltas }) => ({ link: linkOf.get(deltas.id)!, deltas, part }))
-    );
+    // The parts hold the lines in their order, so the n-th line journaled is the n-th link.
+    const written: CommittedLink[] = [];
+    for (const { part, lines } of addJournal(atomic, sequence.id, number, toWrite)) {
+      for (const { deltas } of lines) written.push({ link: links[written.length]!, deltas, part });
+    }
     try {
       if (await sequence.commit(atomic, number) !== "landed") continue; // taken over: again
     } catch (error) {
