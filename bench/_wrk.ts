@@ -253,6 +253,21 @@ export async function pauseWhenWritten(service: ServiceProcess): Promise<void> {
   Deno.kill(service.pid, "SIGSTOP");
 }
 
+/**
+ * CPU seconds the process `pid` has used so far, every thread of it, user and system: read from
+ * `/proc/<pid>/stat`, whose times are in ticks of 1/100 s on Linux. NaN where that is not there.
+ */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // The fields after the command, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Resumes a service {@linkcode pauseWhenWritten} paused; nothing when it runs or is gone. */
 export function resume(service: ServiceProcess): void {
   try {

@@ -14,6 +14,7 @@ import { type Clients, shuffled, trafficScript, zipfVisits } from "./_traffic.ts
 import {
   canPin,
   type ClickWaitSample,
+  cpuSecondsOf,
   ensureWrk,
   median,
   pauseWhenWritten,
@@ -107,6 +108,8 @@ interface Running {
   service: ServiceProcess;
   answered: number;
   rounds: WrkResult[];
+  /** CPU µs a request answered, round by round (see `cpuPerRequest`). */
+  cpu: number[];
   /** Clicks the slower cadence added to `/api/stats` while its rounds ran. */
   figured: number;
 }
@@ -149,7 +152,7 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     for (const { name, dir } of services) {
       const path = await seededStore(spec.storeSize);
       const service = await startBenchService(path, { pin, env: { TRUST_PROXY: "1" }, cwd: dir });
-      running.push({ name, path, service, answered: 0, rounds: [] as WrkResult[], figured: 0 });
+      running.push({ name, path, service, answered: 0, rounds: [], cpu: [], figured: 0 });
     }
     const served = async (one: Running, seconds: number) => {
       const result = await runWrk(one.service.origin, { ...load, script, seconds });
@@ -167,22 +170,27 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     // of /api/stats move only when it writes (some 1.5 ms a read, outside wrk's window).
     const measured = async (one: Running) => {
       resume(one.service);
+      const cpuBefore = cpuSecondsOf(one.service.pid);
       const before = await statsClicks(one.service.origin);
       const result = await served(one, seconds);
       const after = await statsClicks(one.service.origin);
       await pauseWhenWritten(one.service);
       one.figured += after - before;
+      one.cpu.push(cpuPerRequest(cpuSecondsOf(one.service.pid) - cpuBefore, result));
       return result;
     };
     let waits: { stop(): Promise<ClickWaitSample[]> }[] = [];
     const bare: WrkResult[] = [];
+    const bareCpu: number[] = [];
     try {
       // Warm-up: caches filled, the country database loaded.
       for (const one of running) await servedAlone(one, 2);
       await runWrk(ceiling.origin, { ...load, script, seconds: 2 });
       waits = running.map((one) => watchClickWait(one.service.origin));
       for (let i = 0; i < rounds; i++) {
+        const cpuBefore = cpuSecondsOf(ceiling.pid);
         bare.push(await runWrk(ceiling.origin, { ...load, script }));
+        bareCpu.push(cpuPerRequest(cpuSecondsOf(ceiling.pid) - cpuBefore, bare.at(-1)!));
         for (const one of running) one.rounds.push(await measured(one));
       }
       if (options.sideBySide) {
@@ -228,6 +236,7 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
         Math.round(median(bare.map((r) => r.requestsPerSecond))),
         Math.round(figures.requestsPerSecond),
         fixed(figures.ratio),
+        fixed(median(one.cpu), 1),
         fixed(figures.p50, 2),
         fixed(figures.p99, 2),
         fixed(Math.max(0, ...samples.map((sample) => sample.seconds)), 1),
@@ -249,6 +258,7 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
       Math.round(ceilingFigures.requestsPerSecond),
       Math.round(ceilingFigures.requestsPerSecond),
       "1.00",
+      fixed(median(bareCpu), 1),
       fixed(ceilingFigures.p50, 2),
       fixed(ceilingFigures.p99, 2),
       "",
@@ -265,6 +275,7 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
       "ceiling req/s",
       "lapse req/s",
       "x ceiling",
+      "CPU µs a request",
       "p50 ms",
       "p99 ms",
       "click lag s",
@@ -278,7 +289,8 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     "\n(click lag: the longest the oldest visit whose clicks were not yet stored had waited, " +
       "polled every 0.5 s; a request in flight when wrk stops may be counted and not answered; " +
       "figures in rounds: the clicks /api/stats gained while the measured rounds ran, written " +
-      "by the STATS_LAG_SECONDS cadence)",
+      "by the STATS_LAG_SECONDS cadence; CPU µs a request: the server's CPU, every thread, over " +
+      "a measured round and the writing of its clicks after it, over the requests answered)",
   );
   if (sideRows.length > 0) {
     console.log("\nSide by side on core 0, each under its own wrk at the same moment:\n");
@@ -287,6 +299,14 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
 }
 
 /** Median figures of `mine`, and its ratio to `bare` round by round. */
+/**
+ * CPU µs a request answered: what the server spent in a round, its clicks written after it
+ * included, over the requests wrk saw answered.
+ */
+function cpuPerRequest(cpuSeconds: number, result: WrkResult): number {
+  return cpuSeconds * 1e6 / result.requests;
+}
+
 function summarize(mine: WrkResult[], bare: WrkResult[]): Measured {
   return {
     requestsPerSecond: median(mine.map((r) => r.requestsPerSecond)),
