@@ -156,24 +156,34 @@ async function succeeds(command: string, args: string[]): Promise<boolean> {
   }
 }
 
+/** Linux's `/proc/<pid>/<file>` of process `pid`, or `""` where it cannot be read. */
+async function procFile(pid: number, file: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(`/proc/${pid}/${file}`);
+  } catch {
+    return "";
+  }
+}
+
 /** The peak resident memory of process `pid` so far, in MiB (Linux `VmHWM`), or NaN. */
 export async function peakRssMiB(pid: number): Promise<number> {
-  try {
-    const status = await Deno.readTextFile(`/proc/${pid}/status`);
-    return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
-  } catch {
-    return NaN;
-  }
+  return Number(/VmHWM:\s+(\d+) kB/.exec(await procFile(pid, "status"))?.[1]) / 1024;
 }
 
 /** The resident memory of process `pid` now, in MiB (Linux `VmRSS`), or NaN. */
 export async function rssMiB(pid: number): Promise<number> {
-  try {
-    const status = await Deno.readTextFile(`/proc/${pid}/status`);
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
-  } catch {
-    return NaN;
-  }
+  return Number(/VmRSS:\s+(\d+) kB/.exec(await procFile(pid, "status"))?.[1]) / 1024;
+}
+
+/**
+ * CPU seconds process `pid` has used so far, every thread of it, user and system, or NaN: from
+ * `/proc/<pid>/stat`, whose times are in ticks of 1/100 s on Linux.
+ */
+export async function cpuSecondsOf(pid: number): Promise<number> {
+  const stat = await procFile(pid, "stat");
+  // The fields after the command, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return stat === "" ? NaN : (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /**
@@ -251,21 +261,6 @@ export async function pauseWhenWritten(service: ServiceProcess): Promise<void> {
     await pause(100);
   }
   Deno.kill(service.pid, "SIGSTOP");
-}
-
-/**
- * CPU seconds the process `pid` has used so far, every thread of it, user and system: read from
- * `/proc/<pid>/stat`, whose times are in ticks of 1/100 s on Linux. NaN where that is not there.
- */
-export function cpuSecondsOf(pid: number): number {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    // The fields after the command, which is in parentheses and may hold spaces.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
 }
 
 /** Resumes a service {@linkcode pauseWhenWritten} paused; nothing when it runs or is gone. */

@@ -170,13 +170,13 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
     // of /api/stats move only when it writes (some 1.5 ms a read, outside wrk's window).
     const measured = async (one: Running) => {
       resume(one.service);
-      const cpuBefore = cpuSecondsOf(one.service.pid);
+      const cpuBefore = await cpuSecondsOf(one.service.pid);
       const before = await statsClicks(one.service.origin);
       const result = await served(one, seconds);
       const after = await statsClicks(one.service.origin);
       await pauseWhenWritten(one.service);
       one.figured += after - before;
-      one.cpu.push(cpuPerRequest(cpuSecondsOf(one.service.pid) - cpuBefore, result));
+      one.cpu.push(await cpuPerRequest(one.service.pid, cpuBefore, result));
       return result;
     };
     let waits: { stop(): Promise<ClickWaitSample[]> }[] = [];
@@ -188,9 +188,10 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
       await runWrk(ceiling.origin, { ...load, script, seconds: 2 });
       waits = running.map((one) => watchClickWait(one.service.origin));
       for (let i = 0; i < rounds; i++) {
-        const cpuBefore = cpuSecondsOf(ceiling.pid);
-        bare.push(await runWrk(ceiling.origin, { ...load, script }));
-        bareCpu.push(cpuPerRequest(cpuSecondsOf(ceiling.pid) - cpuBefore, bare.at(-1)!));
+        const cpuBefore = await cpuSecondsOf(ceiling.pid);
+        const round = await runWrk(ceiling.origin, { ...load, script });
+        bare.push(round);
+        bareCpu.push(await cpuPerRequest(ceiling.pid, cpuBefore, round));
         for (const one of running) one.rounds.push(await measured(one));
       }
       if (options.sideBySide) {
@@ -300,11 +301,11 @@ export async function benchRedirect(options: RedirectBenchOptions = {}): Promise
 
 /** Median figures of `mine`, and its ratio to `bare` round by round. */
 /**
- * CPU µs a request answered: what the server spent in a round, its clicks written after it
- * included, over the requests wrk saw answered.
+ * CPU µs a request answered: what server `pid` has spent since it had used `cpuBefore` seconds
+ * (a round, and its clicks written after it), over the requests wrk saw answered in `result`.
  */
-function cpuPerRequest(cpuSeconds: number, result: WrkResult): number {
-  return cpuSeconds * 1e6 / result.requests;
+async function cpuPerRequest(pid: number, cpuBefore: number, result: WrkResult): Promise<number> {
+  return (await cpuSecondsOf(pid) - cpuBefore) * 1e6 / result.requests;
 }
 
 function summarize(mine: WrkResult[], bare: WrkResult[]): Measured {
