@@ -136,14 +136,13 @@ export async function resolveCountries(
 
 /**
  * Each link of `batch` as it is taken, so a flush does that work a chunk at a time between its
- * commits. The links go in the order of their ids, which is the order of their counters in the
- * store: a commit's sums then share the store's pages. Links leave the batch as their chunks
- * commit, while this runs.
+ * commits, in the order of their first visits: a journal's lines need no order. Links leave the
+ * batch as their chunks commit, while this runs.
  */
 export function* summaries(batch: Batch): Generator<LinkVisits> {
-  for (const id of [...batch.links.keys()].sort()) {
-    const link = batch.links.get(id);
-    if (link === undefined) continue;
+  // A link leaving the map while this runs is not visited again; none joins it (visits go to
+  // the next batch once this one is written).
+  for (const link of batch.links.values()) {
     link.taken = true; // its visits from now on wait for the next batch
     yield link;
   }

@@ -26,6 +26,10 @@ export interface WaitingFigures extends CountedLink {
   bytes: number;
   /** The journal parts its deltas came from: its write marks them folded. */
   parts: JournalPart[];
+  /** Clicks by people this writer's own commits journaled for it, in this entry. */
+  journaled: number;
+  /** The last of this writer's journal parts that holds them. */
+  journaledIn: JournalPart | null;
   /** The number of the last commit that carried it and whose outcome is unknown. */
   uncertainAt?: number;
   /** Set once the book gave it up: another writer took its journal over. */
@@ -73,10 +77,10 @@ export class FigureBook {
   }
 
   /**
-   * Adds `deltas`, held in the store by journal `part`, at `now`; due `lagMs` on, or at once
-   * when `dueNow` (a journal taken over is late already).
+   * Adds `deltas`, held in the store by journal `part`, at `now`: this writer's own, due
+   * `lagMs` on, or `adopted` from a writer taken over, due at once (late already).
    */
-  add(deltas: LinkDeltas, part: JournalPart, now: number, dueNow = false): void {
+  add(deltas: LinkDeltas, part: JournalPart, now: number, adopted = false): void {
     let figures = this.#links.get(deltas.id);
     if (figures === undefined) {
       figures = {
@@ -94,11 +98,17 @@ export class FigureBook {
         since: now,
         bytes: FIGURES_BYTES,
         parts: [],
+        journaled: 0,
+        journaledIn: null,
       };
       this.#links.set(deltas.id, figures);
       this.#bytes += FIGURES_BYTES;
     }
-    if (dueNow) figures.dueAt = Math.min(figures.dueAt, now);
+    if (adopted) figures.dueAt = Math.min(figures.dueAt, now);
+    else {
+      figures.journaled += deltas.clicks;
+      figures.journaledIn = part;
+    }
     if (!figures.parts.includes(part)) figures.parts.push(part);
     const before = figures.bytes;
     figures.clicks += deltas.clicks;
@@ -109,6 +119,18 @@ export class FigureBook {
     figures.bytes += addAll(figures.devices, deltas.devices);
     figures.bytes += addAll(figures.countries, deltas.countries);
     this.#bytes += figures.bytes - before;
+  }
+
+  /**
+   * The clicks of link `id` this writer journaled and its record does not hold, given the
+   * record's marks: a link's figures are written in one commit, which marks its last part.
+   * Those of a journal taken over are another's to count (`OtherJournals`).
+   */
+  journaledClicks(id: string, folded: Readonly<Record<string, number>>): number {
+    const figures = this.#links.get(id);
+    const part = figures?.journaledIn;
+    if (part == null || (folded[part.writer] ?? 0) >= part.commit) return 0;
+    return figures!.journaled;
   }
 
   /**

@@ -5,7 +5,7 @@
  * meanwhile, up to a bound in bytes on what waits.
  * @module
  */
-import type { Store } from "../kv/store.ts";
+import type { JournaledClicks, Store } from "../kv/store.ts";
 import { VisitClassifier } from "./classify.ts";
 import {
   addVisit,
@@ -21,12 +21,17 @@ import {
 } from "./batch.ts";
 import { FigureCadence } from "./cadence.ts";
 import { loadGeoipLookup } from "./geoip.ts";
+import { OtherJournals } from "./journaled.ts";
 import { CommitSequence } from "./sequence.ts";
 import { type ClickBufferOptions, MAX_FIGURE_BYTES } from "./options.ts";
 import { clicksPerCommit, writeClicks } from "./write_clicks.ts";
 
-/** Buffers visits in memory and flushes them to the store. */
-export class ClickBuffer {
+/**
+ * Buffers visits in memory and flushes them to the store. It is its store's
+ * {@linkcode JournaledClicks}: the clicks committed and not yet in their links' records, its
+ * own and other writers'.
+ */
+export class ClickBuffer implements JournaledClicks {
   #store: Store;
   #options: ClickBufferOptions;
   #threshold: number;
@@ -43,6 +48,7 @@ export class ClickBuffer {
   #open: Batch | null = null;
   #sequence: CommitSequence;
   #figures: FigureCadence;
+  #others: OtherJournals;
   #flushing: Promise<void> | null = null;
   #flushingAll = false;
   // A timer tick came while a flush was under way: the next flush starts as it ends.
@@ -66,8 +72,20 @@ export class ClickBuffer {
       perCommit: options.figuresPerCommit,
       report: (message, error) => this.#report(message, error),
     });
+    this.#others = new OtherJournals(store, options.statsLagMs ?? 60_000);
     this.#classifier = new VisitClassifier(options.countryLookup ?? null);
     this.#batch = newBatch(store.now());
+    store.journaled = this;
+  }
+
+  /** Reads what other writers journaled since the last call (see `OtherJournals`). */
+  fresh(): Promise<void> {
+    return this.#others.fresh(this.#sequence.id);
+  }
+
+  /** The clicks of link `id` committed and not yet in its record, given the record's marks. */
+  clicksOf(id: string, folded: Readonly<Record<string, number>>): number {
+    return this.#figures.journaledClicks(id, folded) + this.#others.clicksOf(id, folded);
   }
 
   /** Visits recorded whose clicks are not yet written, those a flush is writing now included. */

@@ -73,6 +73,11 @@ export class FigureCadence {
     if (part.writer === this.#sequence.id) this.#book.add(deltas, part, now);
   }
 
+  /** The clicks of link `id` this writer journaled that its record does not hold yet. */
+  journaledClicks(id: string, folded: Readonly<Record<string, number>>): number {
+    return this.#book.journaledClicks(id, folded);
+  }
+
   /** Gives up every figure waiting: another writer took this one's journal, and them with it. */
   abandon(): void {
     this.#book.abandon();

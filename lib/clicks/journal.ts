@@ -147,6 +147,22 @@ export function readJournal(value: unknown): LinkDeltas[] {
   return out;
 }
 
+/**
+ * The clicks by people of each link in a stored journal part, as {@linkcode readJournal} reads
+ * them, without the rest of its figures: ids and counts in turn, links with none left out.
+ */
+export function readJournalClicks(value: unknown): (string | number)[] {
+  if (typeof value !== "string") return [];
+  const out: (string | number)[] = [];
+  for (const line of value.split("\n")) {
+    const [id, , day, clicks] = line.split("\t", 4);
+    const count = Number(clicks);
+    if (!id || !day || !Number.isSafeInteger(count) || count <= 0) continue;
+    out.push(id, count);
+  }
+  return out;
+}
+
 /** Counts stored as names and counts in turn, leaving out a pair that is not a name and a count. */
 function readCounts(stored: string): Counts {
   const counts: Counts = [];

@@ -30,7 +30,7 @@ export function isTakenOver(value: unknown): value is TakenOver {
 }
 
 /** The number of the last commit a writer key's value says landed. */
-function lastLanded(value: unknown): number {
+export function lastLanded(value: unknown): number {
   if (typeof value === "number") return value;
   return isTakenOver(value) ? value.last : 0;
 }

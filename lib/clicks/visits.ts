@@ -35,7 +35,7 @@ export interface LinkVisits extends CountedLink {
   visits: VisitList;
   /**
    * The number of the last commit that carried these clicks and whose outcome is unknown;
-   * absent when none was. Its sums are skipped when the sequence finds it landed.
+   * absent when none was. It is not written again when the sequence finds it landed.
    */
   uncertainAt?: number;
 }
@@ -53,7 +53,7 @@ export interface FlushOutcome {
 /** Names and their counts in turn: a name, its count, the next name, its count... */
 export type Counts = (string | number)[];
 
-/** What a link's visits add to its figures besides its counter, counted by name. */
+/** What a link's visits add to its figures, counted by name. */
 export interface LinkDeltas extends CountedLink {
   /** Clicks by people per UTC day. */
   days: Counts;

@@ -1,10 +1,9 @@
 /**
- * The per-second writer: each link's clicks as one `sum` on its counter, and what its visits add
- * to its figures as the commit's journal, in one commit per chunk of links
+ * The per-second writer: what each link's visits add to its figures, its clicks among them, as
+ * the commit's journal, in one commit per chunk of links
  * (docs/decisions/2026-11-28-click-layout.md).
  * @module
  */
-import { linkClicksKey } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
 import { TimeSlices } from "../pause.ts";
 import {
@@ -17,7 +16,7 @@ import {
 import type { CommitSequence } from "./sequence.ts";
 import { deltasOf, type FlushOutcome, type LinkDeltas, type LinkVisits } from "./visits.ts";
 
-/** Most links one commit of clicks takes: a `sum` each, within the store's 1,000 mutations. */
+/** Most links one commit of clicks takes. */
 export const CLICKS_PER_COMMIT = 250;
 
 // Fewest links a commit of clicks takes, and the commits a flush is kept within by taking more.
@@ -25,10 +24,9 @@ const FEWEST_CLICKS_PER_COMMIT = 100;
 const CLICKS_COMMITS = 100;
 
 /**
- * Links a commit of clicks takes when a batch has `links` to write. A commit holds the core the
- * requests share for some 10 µs a link (its encoding, then the store's thread), so 100 links
- * keep each wait near 1 ms; past 10,000 links, commits grow toward 250 so that a batch takes
- * some 100 commits and its clicks stay within 2 s (docs/decisions/2026-11-28-click-layout.md).
+ * Links a commit of clicks takes when a batch has `links` to write: 100, and past 10,000 links
+ * up to 250, so that a batch takes some 100 commits and its clicks stay within 2 s
+ * (docs/decisions/2026-11-28-click-layout.md).
  */
 export function clicksPerCommit(links: number): number {
   const even = Math.ceil(links / CLICKS_COMMITS);
@@ -57,7 +55,7 @@ export interface WriteClicksOptions {
 const tried = new WeakMap<LinkVisits, CommittedLink>();
 
 /**
- * Adds each link's clicks by people to its counter and its deltas to the commit's journal,
+ * Adds each link's deltas, its clicks by people among them, to the commit's journal,
  * `perCommit` links a commit at most, taking links from their iterator only as chunks need
  * them. A link whose visits a commit of unknown outcome carried is skipped when `sequence` found
  * that commit landed. Throws on a store failure; chunks committed before stay committed, and
@@ -104,7 +102,7 @@ export async function writeClicks(
   return total;
 }
 
-/** One chunk's commit: its sums and its journal, built again if this writer was taken over. */
+/** One chunk's commit: its journal, built again if this writer was taken over. */
 async function commitChunk(
   sequence: CommitSequence,
   store: Store,
@@ -126,9 +124,6 @@ async function commitChunk(
   while (toWrite.length > 0) {
     const number = await sequence.next();
     const atomic = store.kv.atomic();
-    for (const { deltas } of toWrite) {
-      if (deltas.clicks > 0) atomic.sum(linkClicksKey(deltas.id), BigInt(deltas.clicks));
-    }
     // The parts hold the lines in their order, so the n-th line journaled is the n-th link.
     const written: CommittedLink[] = [];
     for (const { part, lines } of addJournal(atomic, sequence.id, number, toWrite)) {

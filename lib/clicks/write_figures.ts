@@ -13,7 +13,7 @@ import {
   nameKeyBytes,
 } from "../kv/commit_size.ts";
 import { getManyChunked } from "../kv/get_many.ts";
-import { linkClicksKey, linkRankKey, linkStatsKey, tallyKey } from "../kv/keys.ts";
+import { linkRankKey, linkStatsKey, tallyKey } from "../kv/keys.ts";
 import { isTooLarge } from "../kv/guard.ts";
 import type { Store } from "../kv/store.ts";
 import { CLICK_TALLY, DAY_CLICK_TALLY, RANKED_KINDS, tallyNameKey } from "../tallies/kinds.ts";
@@ -145,10 +145,8 @@ async function buildFigures(store: Store, chunk: WaitingFigures[]): Promise<Buil
   chunk.forEach((link, i) => {
     const entry = entries[i]!;
     if (entry.value === null) {
-      // Retired: its share is out of every figure already, and its counter goes too (a sum
-      // of this second may have made it again after the retirement deleted it).
+      // Retired: its share is out of every figure already.
       outcome.dropped += visitsOf(link);
-      atomic.check(entry).delete(linkClicksKey(link.id));
       return;
     }
     outcome.clicks += link.clicks;

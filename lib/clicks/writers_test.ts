@@ -1,12 +1,11 @@
 import { assert, assertEquals, assertRejects } from "../../tests/_helpers/assert.ts";
 import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
 import { memoryStore, tally } from "../../tests/_helpers/store.ts";
-import { clickWriterKey, linkClicksKey, linkStatsKey } from "../kv/keys.ts";
-import { readCount } from "../tallies/count.ts";
+import { clickWriterKey, linkStatsKey } from "../kv/keys.ts";
 import { CLICK_TALLY, DAY_CLICK_TALLY, REFERRER_TALLY } from "../tallies/kinds.ts";
 import { type LinkStats, newLinkStats } from "../tallies/shares.ts";
 import { FigureBook, type WaitingFigures } from "./book.ts";
-import { type JournalPart, readJournal } from "./journal.ts";
+import { type JournalPart, readJournal, readJournalClicks } from "./journal.ts";
 import { CommitSequence } from "./sequence.ts";
 import { deltasOf, type LinkVisits } from "./visits.ts";
 import { CLICKS_PER_COMMIT, clicksPerCommit, writeClicks } from "./write_clicks.ts";
@@ -35,10 +34,6 @@ function figuresOf(links: LinkVisits[], now = 0): WaitingFigures[] {
   const book = new FigureBook(1_000, Infinity);
   for (const link of links) book.add(deltasOf(link), partOf(), now);
   return book.take(now, true);
-}
-
-async function counter(kv: Deno.Kv, id: string): Promise<number> {
-  return Number(readCount((await kv.get(linkClicksKey(id))).value));
 }
 
 Deno.test("a commit that landed unanswered is found landed, one that failed is not", async () => {
@@ -83,7 +78,7 @@ Deno.test("two writers' sequences never hold each other back", async () => {
   assertEquals((await store.kv.get<Deno.KvU64>(["n"])).value?.value, 6n);
 });
 
-Deno.test("a second's clicks are one sum a link and a journal, a chunk a commit", async () => {
+Deno.test("a second's clicks are a journal, a chunk a commit, no key a link", async () => {
   await using store = await memoryStore();
   const faults: Faults = { commits: 0, down: false, reading: { now: 0, most: 0 } };
   let commits = 0;
@@ -91,7 +86,7 @@ Deno.test("a second's clicks are one sum a link and a journal, a chunk a commit"
   const kv = faultyKv(store.kv, faults);
   const links = visits(25);
   links[3]!.clicks = 4;
-  links[4]!.clicks = 0; // a bot's visit only: no sum
+  links[4]!.clicks = 0; // a bot's visit only
   const chunks: number[] = [];
   const outcome = await writeClicks(new CommitSequence({ ...store, kv }), { ...store, kv }, links, {
     perCommit: 10,
@@ -101,12 +96,14 @@ Deno.test("a second's clicks are one sum a link and a journal, a chunk a commit"
   assertEquals(commits, 3);
   assertEquals(faults.reading!.most, 0, "no record is read");
   assertEquals(outcome.clicks, 27);
-  assertEquals(await counter(store.kv, links[3]!.id), 4);
-  assertEquals((await store.kv.get(linkClicksKey(links[4]!.id))).value, null);
   assertEquals((await store.kv.get(linkStatsKey(links[0]!.id))).value, null);
   assertEquals(await tally(store, CLICK_TALLY), 0, "the totals wait for the figures");
   const parts = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
   assertEquals(parts.length, 3, "one journal part a commit");
+  const written = await Array.fromAsync(store.kv.list({ prefix: [] }));
+  assertEquals(written.length, 4, "the parts and the writer's key, nothing a link");
+  const clicks = parts.flatMap((part) => readJournalClicks(part.value));
+  assertEquals(clicks.slice(6, 10), [links[3]!.id, 4, links[5]!.id, 1], "a bot's visit no click");
   const journaled = parts.flatMap((part) => readJournal(part.value));
   assertEquals(journaled.map((one) => one.id), links.map((link) => link.id));
   assertEquals(
@@ -125,7 +122,7 @@ Deno.test("a flush's clicks go in commits of 100 links, more when 100 commits wo
   assertEquals(clicksPerCommit(1_000_000), CLICKS_PER_COMMIT);
 });
 
-Deno.test("clicks whose commit was found landed are not summed again", async () => {
+Deno.test("clicks whose commit was found landed are not journaled again", async () => {
   await using store = await memoryStore();
   const faults: Faults = { commits: 0, down: false, landing: 1 };
   const kv = faultyKv(store.kv, faults);
@@ -140,8 +137,18 @@ Deno.test("clicks whose commit was found landed are not summed again", async () 
   assertEquals(told, ["uncertain"]);
   assert(links.every((link) => link.uncertainAt === sequence.tried));
   await sequence.settle();
-  await writeClicks(sequence, { ...store, kv }, links, { onCommitted: () => {} });
-  assertEquals(await counter(store.kv, links[0]!.id), 1);
+  const told2: number[] = [];
+  await writeClicks(sequence, { ...store, kv }, links, {
+    onCommitted: (chunk) => told2.push(chunk.length),
+  });
+  assertEquals(told2, [2], "told committed, the landed commit's journal standing for them");
+  const parts = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
+  assertEquals(parts.flatMap((part) => readJournalClicks(part.value)), [
+    links[0]!.id,
+    1,
+    links[1]!.id,
+    1,
+  ]);
 });
 
 Deno.test("figures fall due within the lag, the spread of it by id, or past the bound", () => {
@@ -174,7 +181,6 @@ Deno.test("figures add a link's day, breakdown and rank to its record, with the 
   const links = visits(3);
   for (const link of links) await store.kv.set(linkStatsKey(link.id), newLinkStats(null));
   const [gone] = visits(1).map((link) => ({ ...link, id: "gone" }));
-  await store.kv.set(linkClicksKey("gone"), new Deno.KvU64(1n));
   const written: number[] = [];
   const touched = new Map();
   await writeFigures(new CommitSequence(store), store, figuresOf([...links, gone!]), {
@@ -189,11 +195,7 @@ Deno.test("figures add a link's day, breakdown and rank to its record, with the 
   assert(touched.size >= 3, "the ranked names are told");
   const stored = await store.kv.get<LinkStats>(linkStatsKey(links[0]!.id));
   assertEquals(stored.value?.shares[DAY_CLICK_TALLY]?.["2026-11-23"], 1);
-  assertEquals(
-    (await store.kv.get(linkClicksKey("gone"))).value,
-    null,
-    "a gone link's counter goes",
-  );
+  assertEquals((await store.kv.get(linkStatsKey("gone"))).value, null, "a gone link stays gone");
 });
 
 Deno.test("a chunk the store refuses for its size is written in halves, each told of", async () => {

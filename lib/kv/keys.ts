@@ -63,8 +63,9 @@ export function usedUpLinkKey(slug: string): Deno.KvKey {
 }
 
 /**
- * A link's clicks by people: one `sum` a second per link clicked, never read on the way, so
- * it runs ahead of the clicks share in its figures by what waits for the slower cadence.
+ * A link's clicks by people as versions before 2026-12-02 counted them, one `sum` a second:
+ * no longer written or read (a link's clicks are its record's and its journals'), deleted with
+ * the link.
  */
 export function linkClicksKey(id: string): Deno.KvKey {
   return ["link_clicks", id];

@@ -13,6 +13,25 @@ export interface Store {
   ttlMs: number;
   /** Current time in epoch milliseconds. */
   now(): number;
+  /**
+   * The clicks committed to the click journals and not yet folded into their links' records,
+   * which a link's `clicks` adds to its record's; set by the process's click buffer.
+   */
+  journaled?: JournaledClicks;
+}
+
+/**
+ * Clicks the click journals hold beyond the links' records (`lib/clicks/journaled.ts`,
+ * docs/decisions/2026-11-28-click-layout.md).
+ */
+export interface JournaledClicks {
+  /** Reads what other writers journaled since the last call; concurrent calls share a read. */
+  fresh(): Promise<void>;
+  /**
+   * The clicks of link `id` journaled and not folded into its record, given the record's marks:
+   * by writer, the last commit whose journal it holds.
+   */
+  clicksOf(id: string, folded: Readonly<Record<string, number>>): number;
 }
 
 /** Options of {@linkcode openStore}. */

@@ -6,7 +6,6 @@ import { monotonicFactory } from "ulid";
 import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
 import {
-  linkClicksKey,
   linkKey,
   linkRankKey,
   linkStatsKey,
@@ -159,7 +158,6 @@ async function importOne(
     .sum(tallyKey(CLICK_TALLY, ""), clicks);
   if (clicks > 0n) {
     atomic.set(linkRankKey(clicks, record.id), { slug, title: record.title });
-    atomic.set(linkClicksKey(record.id), new Deno.KvU64(clicks));
   }
   const result = await retryLocked(() => atomic.commit());
   return result.ok ? null : "slug already taken";

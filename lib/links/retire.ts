@@ -74,7 +74,7 @@ export function addRetirement(
   else atomic.delete(linkByExpiryKey(link.expiresAt, link.slug));
   atomic.sum(cacheEpochKey(), 1n);
   atomic.set(cacheRemovalKey(Date.now(), link.id), link.slug, { expireIn: REMOVAL_LOG_MS });
-  // Its clicks' counter: never part of a service-wide figure (those are the shares below).
+  // The clicks' counter versions before 2026-12-02 kept a link: nothing reads it now.
   atomic.delete(linkClicksKey(link.id));
   atomic.check(stats);
   const ranked: RankedName[] = [];

@@ -5,7 +5,6 @@
  * @module
  */
 import {
-  linkClicksKey,
   linkRanksPrefix,
   linksByExpiryPrefix,
   linkStatsKey,
@@ -16,6 +15,7 @@ import { getManyChunked } from "../kv/get_many.ts";
 import type { Store } from "../kv/store.ts";
 import { shortUrlOf } from "../links/record.ts";
 import { readCount } from "../tallies/count.ts";
+import { readLinkFigures } from "../tallies/link_figures.ts";
 import {
   CLICK_TALLY,
   COUNTRY_TALLY,
@@ -155,11 +155,11 @@ async function readTopLinks(
     ids.push(id);
     if (top.length === TOP_LINKS) break;
   }
-  // The order is the figures' (STATS_LAG_SECONDS behind at most); each link's clicks are its
-  // counter's, 2 s behind at most, and the few found are shown in their order.
-  const counters = await store.kv.getMany(ids.map(linkClicksKey));
+  // The order is the figures' (STATS_LAG_SECONDS behind at most); each link's clicks are read
+  // as a link's are, 2 s behind at most, and the few found are shown in their order.
+  const figures = await readLinkFigures(store, ids);
   top.forEach((link, i) => {
-    link.clicks = Math.max(link.clicks, Number(readCount(counters[i]?.value)));
+    link.clicks = Math.max(link.clicks, figures[i]?.clicks ?? 0);
   });
   return top.sort((a, b) => b.clicks - a.clicks);
 }

@@ -1,13 +1,11 @@
 /**
- * One link's figures as the store keeps them, read with a bounded number of reads: its clicks
- * from its counter, everything else from its figures record; two keys a link, one read for up
- * to five hundred links.
+ * One link's figures as the store keeps them, read with one key a link: its figures record,
+ * its clicks with those the click journals hold beyond it.
  * @module
  */
 import { getManyChunked } from "../kv/get_many.ts";
-import { linkClicksKey, linkStatsKey } from "../kv/keys.ts";
+import { linkStatsKey } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
-import { readCount } from "./count.ts";
 import { COUNTRY_TALLY, DAY_CLICK_TALLY, DEVICE_TALLY, REFERRER_TALLY } from "./kinds.ts";
 import { clicksOf, readLinkStats } from "./shares.ts";
 
@@ -32,19 +30,22 @@ export interface StoredLinkFigures {
 
 /**
  * The figures of each of `ids`, in order: `null` for a link that has none (gone, or never
- * made). Two store keys a link, read together, so one link costs one read whatever its
- * traffic. This is the one way the service reads a link's own figures (list, export,
- * unshorten, per-link stats).
+ * made). One store key a link, read together, so one link costs one read whatever its traffic;
+ * its clicks add what the click journals hold beyond its record (`store.journaled`), read
+ * first. This is the one way the service reads a link's own figures (list, export, unshorten,
+ * per-link stats, top).
  */
 export async function readLinkFigures(
   store: Store,
   ids: string[],
 ): Promise<(StoredLinkFigures | null)[]> {
-  const keys = ids.flatMap((id) => [linkStatsKey(id), linkClicksKey(id)]);
-  const entries = await getManyChunked(store.kv, keys);
-  return ids.map((_, i) => {
-    const stats = entries[2 * i]!.value;
-    return stats === null ? null : linkFiguresOf(stats, entries[2 * i + 1]!.value);
+  const journaled = store.journaled;
+  await journaled?.fresh();
+  const entries = await getManyChunked(store.kv, ids.map(linkStatsKey));
+  return ids.map((id, i) => {
+    const stats = entries[i]!.value;
+    if (stats === null) return null;
+    return linkFiguresOf(stats, (folded) => journaled?.clicksOf(id, folded) ?? 0);
   });
 }
 
@@ -57,16 +58,17 @@ export async function readOneLinkFigures(
 }
 
 /**
- * A link's figures from its stored figures record and its clicks' counter. The counter runs
- * ahead of the record's clicks by what waits for the slower cadence; a record written with
- * clicks and no counter (an import) reads as its own clicks, so the larger is the count.
+ * A link's figures from its stored figures record, its clicks with `journaled`: those committed
+ * and not yet in the record, by the record's marks.
  */
-export function linkFiguresOf(stats: unknown, counter: unknown): StoredLinkFigures {
+export function linkFiguresOf(
+  stats: unknown,
+  journaled: (folded: Readonly<Record<string, number>>) => number,
+): StoredLinkFigures {
   const figures = readLinkStats(stats);
-  const counted = Number(readCount(counter));
   const names = (kind: string) => ({ ...figures.shares[kind] });
   return {
-    clicks: Math.max(counted, clicksOf(figures)),
+    clicks: clicksOf(figures) + journaled(figures.folded ?? {}),
     lastUsedAt: figures.lastUsedAt,
     days: names(DAY_CLICK_TALLY),
     referrers: names(REFERRER_TALLY),

@@ -1,0 +1,179 @@
+/**
+ * Clicks other writers have journaled and their links' records do not hold yet: what a link's
+ * `clicks` adds to its record's for visits another instance answered
+ * (docs/decisions/2026-11-28-click-layout.md).
+ * @module
+ */
+import { getManyChunked } from "../kv/get_many.ts";
+import { clickJournalKey, clickJournalPrefix, clickWritersPrefix } from "../kv/keys.ts";
+import type { Store } from "../kv/store.ts";
+import { readJournalClicks } from "./journal.ts";
+import { lastLanded } from "./sequence.ts";
+
+// A journal part read, kept to learn when it is spent: deleted once every link of it is folded.
+interface PartRead {
+  key: Deno.KvKey;
+  writer: number;
+  commit: number;
+  ids: string[];
+  readAt: number;
+}
+
+/**
+ * The clicks in the journals of every writer but this process's, read as they are committed,
+ * each kept until its link's record is found to hold it or its journal part is spent.
+ */
+export class OtherJournals {
+  #store: Store;
+  #checkMs: number;
+  #writers: string[] = [];
+  #numbers = new Map<string, number>();
+  // By writer, the last of its commits whose journal is read.
+  #readTo = new Map<string, number>();
+  // By link: its writer's number, commit and clicks, in turn, for each journal line read.
+  #byLink = new Map<string, number[]>();
+  #parts: PartRead[] = [];
+  #checkedAt: number;
+  #reading: Promise<void> | null = null;
+  #next: Promise<void> | null = null;
+
+  /** Journals in `store`, each part read checked for being spent once `checkMs` old. */
+  constructor(store: Store, checkMs: number) {
+    this.#store = store;
+    this.#checkMs = checkMs;
+    this.#checkedAt = store.now();
+  }
+
+  /** Links with clicks held here. */
+  get size(): number {
+    return this.#byLink.size;
+  }
+
+  /**
+   * Reads the journal parts committed by every writer but `own` since the last reading. The
+   * reading starts after the call, so it sees every commit landed before; calls made while one
+   * runs share the next.
+   */
+  fresh(own: string): Promise<void> {
+    if (this.#reading === null) return this.#start(own);
+    this.#next ??= this.#reading.catch(() => {}).then(() => {
+      this.#next = null;
+      return this.#start(own);
+    });
+    return this.#next;
+  }
+
+  #start(own: string): Promise<void> {
+    const reading = this.#read(own).finally(() => {
+      this.#reading = null;
+    });
+    this.#reading = reading;
+    return reading;
+  }
+
+  /**
+   * The clicks of link `id` held here that its record does not: those of commits past its mark
+   * for their writer. Those it holds already are forgotten.
+   */
+  clicksOf(id: string, folded: Readonly<Record<string, number>>): number {
+    const entries = this.#byLink.get(id);
+    if (entries === undefined) return 0;
+    let clicks = 0;
+    let kept = 0;
+    for (let i = 0; i < entries.length; i += 3) {
+      const writer = entries[i]!;
+      const commit = entries[i + 1]!;
+      if (commit <= (folded[this.#writers[writer]!] ?? 0)) continue;
+      clicks += entries[i + 2]!;
+      entries[kept++] = writer;
+      entries[kept++] = commit;
+      entries[kept++] = entries[i + 2]!;
+    }
+    if (kept === 0) this.#byLink.delete(id);
+    else entries.length = kept;
+    return clicks;
+  }
+
+  async #read(own: string): Promise<void> {
+    const kv = this.#store.kv;
+    // A writer's key holds its last commit, set in the commit with that commit's journal: every
+    // part up to it is in the store once the key is read.
+    const latest = new Map<string, number>();
+    for await (const entry of kv.list({ prefix: clickWritersPrefix() })) {
+      const writer = String(entry.key[1]);
+      if (writer !== own) latest.set(writer, lastLanded(entry.value));
+    }
+    for (const [writer, last] of latest) {
+      const from = this.#readTo.get(writer) ?? 0;
+      if (last <= from) continue;
+      let to = last;
+      const parts = kv.list({
+        prefix: clickJournalPrefix(writer),
+        start: clickJournalKey(writer, from + 1, 0),
+      });
+      for await (const entry of parts) {
+        const commit = Number(entry.key[2]);
+        this.#add(this.#numberOf(writer), commit, entry.key, entry.value);
+        to = Math.max(to, commit);
+      }
+      this.#readTo.set(writer, to);
+    }
+    // A writer whose key is gone wrote all its figures; its parts read are checked as spent.
+    for (const writer of this.#readTo.keys()) if (!latest.has(writer)) this.#readTo.delete(writer);
+    await this.#checkSpent();
+  }
+
+  #add(writer: number, commit: number, key: Deno.KvKey, value: unknown): void {
+    const clicks = readJournalClicks(value);
+    const ids: string[] = [];
+    for (let i = 0; i < clicks.length; i += 2) {
+      const id = clicks[i] as string;
+      const entries = this.#byLink.get(id);
+      if (entries === undefined) this.#byLink.set(id, [writer, commit, clicks[i + 1] as number]);
+      else entries.push(writer, commit, clicks[i + 1] as number);
+      ids.push(id);
+    }
+    if (ids.length > 0) this.#parts.push({ key, writer, commit, ids, readAt: this.#store.now() });
+  }
+
+  /**
+   * Forgets the clicks of parts read at least `checkMs` ago that are gone from the store: a part
+   * is deleted once each of its links is folded into its record or retired.
+   */
+  async #checkSpent(): Promise<void> {
+    const now = this.#store.now();
+    if (now - this.#checkedAt < this.#checkMs) return;
+    this.#checkedAt = now;
+    const old = this.#parts.filter((part) => now - part.readAt >= this.#checkMs);
+    if (old.length === 0) return;
+    const found = await getManyChunked(this.#store.kv, old.map((part) => part.key));
+    const spent = new Set(old.filter((_, i) => found[i]!.versionstamp === null));
+    for (const part of spent) {
+      for (const id of part.ids) this.#forget(id, part.writer, part.commit);
+    }
+    this.#parts = this.#parts.filter((part) => !spent.has(part));
+  }
+
+  #forget(id: string, writer: number, commit: number): void {
+    const entries = this.#byLink.get(id);
+    if (entries === undefined) return;
+    let kept = 0;
+    for (let i = 0; i < entries.length; i += 3) {
+      if (entries[i] === writer && entries[i + 1] === commit) continue;
+      entries[kept++] = entries[i]!;
+      entries[kept++] = entries[i + 1]!;
+      entries[kept++] = entries[i + 2]!;
+    }
+    if (kept === 0) this.#byLink.delete(id);
+    else entries.length = kept;
+  }
+
+  #numberOf(writer: string): number {
+    let number = this.#numbers.get(writer);
+    if (number === undefined) {
+      number = this.#writers.push(writer) - 1;
+      this.#numbers.set(writer, number);
+    }
+    return number;
+  }
+}
