@@ -114,11 +114,11 @@ Deno.test("a second's clicks are a journal, a chunk a commit, no key a link", as
   assertEquals(journaled[4]!.devices, ["desktop", 1], "a visit without a click is journaled");
 });
 
-Deno.test("a flush's clicks go in commits of 100 links, more when 100 commits would not do", () => {
-  assertEquals(clicksPerCommit(1), 100);
-  assertEquals(clicksPerCommit(10_000), 100);
-  assertEquals(clicksPerCommit(10_001), 101);
-  assertEquals(clicksPerCommit(20_000), 200);
+Deno.test("a flush's clicks go in commits of 250 links, more when 100 commits would not do", () => {
+  assertEquals(clicksPerCommit(1), 250);
+  assertEquals(clicksPerCommit(25_000), 250);
+  assertEquals(clicksPerCommit(25_001), 251);
+  assertEquals(clicksPerCommit(40_000), 400);
   assertEquals(clicksPerCommit(1_000_000), CLICKS_PER_COMMIT);
 });
 
