@@ -49,7 +49,7 @@ export async function benchFlush(options: FlushBenchOptions = {}): Promise<void>
       const at = size.toLocaleString("en");
       rows.push([
         at,
-        "clicks: a sum a link",
+        "clicks: a journal line a link",
         order,
         ...shown(await clickWrites(store, ordered, rounds)),
       ]);

@@ -39,7 +39,7 @@ export interface WriteFiguresOptions {
 }
 
 // A link's part of a figures commit, besides its names: a check, its record, its rank (two),
-// its day's clicks and the clicks' sums, its counter's delete.
+// its day's clicks and the clicks' sums, with a mutation to spare.
 const LINK_MUTATIONS = 6;
 // Links a figures commit takes at most: a commit holds the core the requests share while it is
 // encoded and written, and commits of ten make half the long waits forty did (docs/benchmarks.md).

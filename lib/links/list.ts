@@ -31,7 +31,7 @@ export interface ListLinksOptions {
 }
 
 /**
- * Yields every live link, newest first, with its counters. Memory stays at one page whatever
+ * Yields every live link, newest first, with its clicks and last use. Memory stays at one page whatever
  * the number of links; expired links are skipped and legacy ones get their deadline.
  */
 export async function* listLinks(
