@@ -49,6 +49,9 @@ const NAME_BYTES = 80;
  */
 export class FigureBook {
   #links = new Map<string, WaitingFigures>();
+  // Links the last round of writes wrote, kept until the next round: a read of a record made
+  // before their commit landed may still ask for their clicks.
+  #written = new Map<string, WaitingFigures>();
   #bytes = 0;
   #lagMs: number;
   #maxBytes: number;
@@ -127,10 +130,7 @@ export class FigureBook {
    * Those of a journal taken over are another's to count (`OtherJournals`).
    */
   journaledClicks(id: string, folded: Readonly<Record<string, number>>): number {
-    const figures = this.#links.get(id);
-    const part = figures?.journaledIn;
-    if (part == null || (folded[part.writer] ?? 0) >= part.commit) return 0;
-    return figures!.journaled;
+    return unfolded(this.#links.get(id), folded) + unfolded(this.#written.get(id), folded);
   }
 
   /**
@@ -138,6 +138,7 @@ export class FigureBook {
    * store): every one when `all`, else those due, and the longest waiting past the bound.
    */
   take(now: number, all = false): WaitingFigures[] {
+    this.#written.clear();
     const due: WaitingFigures[] = [];
     let over = this.#bytes - this.#maxBytes;
     for (const figures of this.#links.values()) {
@@ -153,6 +154,7 @@ export class FigureBook {
   done(figures: WaitingFigures): void {
     if (this.#links.get(figures.id) !== figures) return;
     this.#links.delete(figures.id);
+    if (figures.journaled > 0) this.#written.set(figures.id, figures);
     this.#bytes -= figures.bytes;
     for (const part of figures.parts) this.spend(part, 1);
   }
@@ -172,6 +174,7 @@ export class FigureBook {
   abandon(): void {
     for (const figures of this.#links.values()) figures.abandoned = true;
     this.#links.clear();
+    this.#written.clear();
     this.#bytes = 0;
   }
 
@@ -193,6 +196,16 @@ export class FigureBook {
       }
     }
   }
+}
+
+/** The clicks `figures` journaled that a record with marks `folded` does not hold. */
+function unfolded(
+  figures: WaitingFigures | undefined,
+  folded: Readonly<Record<string, number>>,
+): number {
+  const part = figures?.journaledIn;
+  if (part == null || (folded[part.writer] ?? 0) >= part.commit) return 0;
+  return figures!.journaled;
 }
 
 /** A share of the lag, from 0 to 1/2, that `id` is written sooner by. */

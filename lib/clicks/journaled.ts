@@ -21,7 +21,7 @@ interface PartRead {
 
 /**
  * The clicks in the journals of every writer but this process's, read as they are committed,
- * each kept until its link's record is found to hold it or its journal part is spent.
+ * each kept until its journal part is found spent, a lag period or more after it was read.
  */
 export class OtherJournals {
   #store: Store;
@@ -73,24 +73,15 @@ export class OtherJournals {
 
   /**
    * The clicks of link `id` held here that its record does not: those of commits past its mark
-   * for their writer. Those it holds already are forgotten.
+   * for their writer. Nothing is forgotten here: a read of the record made earlier may still ask.
    */
   clicksOf(id: string, folded: Readonly<Record<string, number>>): number {
     const entries = this.#byLink.get(id);
     if (entries === undefined) return 0;
     let clicks = 0;
-    let kept = 0;
     for (let i = 0; i < entries.length; i += 3) {
-      const writer = entries[i]!;
-      const commit = entries[i + 1]!;
-      if (commit <= (folded[this.#writers[writer]!] ?? 0)) continue;
-      clicks += entries[i + 2]!;
-      entries[kept++] = writer;
-      entries[kept++] = commit;
-      entries[kept++] = entries[i + 2]!;
+      if (entries[i + 1]! > (folded[this.#writers[entries[i]!]!] ?? 0)) clicks += entries[i + 2]!;
     }
-    if (kept === 0) this.#byLink.delete(id);
-    else entries.length = kept;
     return clicks;
   }
 

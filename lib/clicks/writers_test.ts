@@ -265,3 +265,20 @@ Deno.test("a link whose figures the store cannot take even alone loses its visit
     "the big link's figures are as they were",
   );
 });
+
+Deno.test("the book counts its links' journaled clicks until a record read holds them", () => {
+  const book = new FigureBook(1_000, Infinity);
+  const [link] = visits(1);
+  link!.clicks = 3;
+  const part = partOf(1, 5);
+  book.add(deltasOf(link!), part, 0);
+  book.add(deltasOf(link!), partOf(1, 6), 0, true); // taken over: another writer's to count
+  assertEquals(book.journaledClicks(link!.id, {}), 3);
+  assertEquals(book.journaledClicks(link!.id, { w0: 4 }), 3);
+  assertEquals(book.journaledClicks(link!.id, { w0: 5 }), 0, "its record holds them");
+  book.done(book.take(0, true)[0]!);
+  assertEquals(book.journaledClicks(link!.id, {}), 3, "a record read before the write landed");
+  assertEquals(book.journaledClicks(link!.id, { w0: 6 }), 0);
+  book.take(0);
+  assertEquals(book.journaledClicks(link!.id, {}), 0, "kept until the next round of writes");
+});

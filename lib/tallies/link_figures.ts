@@ -32,7 +32,8 @@ export interface StoredLinkFigures {
  * The figures of each of `ids`, in order: `null` for a link that has none (gone, or never
  * made). One store key a link, read together, so one link costs one read whatever its traffic;
  * its clicks add what the click journals hold beyond its record (`store.journaled`), read
- * first. This is the one way the service reads a link's own figures (list, export, unshorten,
+ * meanwhile. A line counts when the record read lacks it, so the two readings' order does not
+ * matter. This is the one way the service reads a link's own figures (list, export, unshorten,
  * per-link stats, top).
  */
 export async function readLinkFigures(
@@ -40,8 +41,10 @@ export async function readLinkFigures(
   ids: string[],
 ): Promise<(StoredLinkFigures | null)[]> {
   const journaled = store.journaled;
-  await journaled?.fresh();
-  const entries = await getManyChunked(store.kv, ids.map(linkStatsKey));
+  const [entries] = await Promise.all([
+    getManyChunked(store.kv, ids.map(linkStatsKey)),
+    journaled?.fresh(),
+  ]);
   return ids.map((id, i) => {
     const stats = entries[i]!.value;
     if (stats === null) return null;
