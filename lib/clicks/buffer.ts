@@ -231,6 +231,9 @@ export class ClickBuffer implements JournaledClicks {
   }
 
   async #flushAll(all: boolean): Promise<void> {
+    // Other writers' journals are read each tick too, so a read finds at most a second's to
+    // read; a failure there is a read's to report.
+    const reading = this.fresh().catch(() => {});
     if (this.#batch.size > 0) this.#rollOver(this.#store.now());
     const batches = this.#retry;
     this.#keepForRetry([]);
@@ -259,6 +262,7 @@ export class ClickBuffer implements JournaledClicks {
     } catch (error) {
       failure ??= { error };
     }
+    await reading;
     const fault = this.#options.flushFault;
     if (failure === undefined) fault?.succeeded();
     else if (fault === undefined) this.#report("click flush failed, will retry", failure.error);

@@ -16,16 +16,23 @@ interface PartRead {
   writer: number;
   commit: number;
   ids: string[];
-  readAt: number;
+  /** When to look whether it is spent (epoch ms). */
+  checkAt: number;
 }
+
+// How often the parts due for a look are looked at, and how long after a lag period a part read
+// is first looked at: its links are written within the lag, and the part deleted after.
+const CHECK_EVERY_MS = 5_000;
 
 /**
  * The clicks in the journals of every writer but this process's, read as they are committed,
- * each kept until its journal part is found spent, a lag period or more after it was read.
+ * each kept until its journal part is found spent: looked for a lag period and 5 s after it was
+ * read, then each lag period. So it holds about a lag period of other writers' lines, which
+ * their own bounds on figures waiting bound.
  */
 export class OtherJournals {
   #store: Store;
-  #checkMs: number;
+  #lagMs: number;
   #writers: string[] = [];
   #numbers = new Map<string, number>();
   // By writer, the last of its commits whose journal is read.
@@ -37,10 +44,10 @@ export class OtherJournals {
   #reading: Promise<void> | null = null;
   #next: Promise<void> | null = null;
 
-  /** Journals in `store`, each part read checked for being spent once `checkMs` old. */
-  constructor(store: Store, checkMs: number) {
+  /** Journals in `store`, whose writers write a link's figures within `lagMs`. */
+  constructor(store: Store, lagMs: number) {
     this.#store = store;
-    this.#checkMs = checkMs;
+    this.#lagMs = lagMs;
     this.#checkedAt = store.now();
   }
 
@@ -124,21 +131,28 @@ export class OtherJournals {
       else entries.push(writer, commit, clicks[i + 1] as number);
       ids.push(id);
     }
-    if (ids.length > 0) this.#parts.push({ key, writer, commit, ids, readAt: this.#store.now() });
+    if (ids.length === 0) return;
+    const checkAt = this.#store.now() + this.#lagMs + CHECK_EVERY_MS;
+    this.#parts.push({ key, writer, commit, ids, checkAt });
   }
 
   /**
-   * Forgets the clicks of parts read at least `checkMs` ago that are gone from the store: a part
-   * is deleted once each of its links is folded into its record or retired.
+   * Forgets the clicks of the parts due for a look that are gone from the store: a part is
+   * deleted once each of its links is folded into its record or retired. One still there is
+   * looked at again a lag period on.
    */
   async #checkSpent(): Promise<void> {
     const now = this.#store.now();
-    if (now - this.#checkedAt < this.#checkMs) return;
+    if (now - this.#checkedAt < CHECK_EVERY_MS) return;
     this.#checkedAt = now;
-    const old = this.#parts.filter((part) => now - part.readAt >= this.#checkMs);
-    if (old.length === 0) return;
-    const found = await getManyChunked(this.#store.kv, old.map((part) => part.key));
-    const spent = new Set(old.filter((_, i) => found[i]!.versionstamp === null));
+    const due = this.#parts.filter((part) => part.checkAt <= now);
+    if (due.length === 0) return;
+    const found = await getManyChunked(this.#store.kv, due.map((part) => part.key));
+    const spent = new Set<PartRead>();
+    due.forEach((part, i) => {
+      if (found[i]!.versionstamp !== null) part.checkAt = now + this.#lagMs;
+      else spent.add(part);
+    });
     for (const part of spent) {
       for (const id of part.ids) this.#forget(id, part.writer, part.commit);
     }

@@ -113,7 +113,8 @@ Deno.test("a removal waits for no instance that has stopped, and at most the tim
   await kv.set(cacheSeenKey("killed"), { epoch: 0n, at: Date.now() });
   const started = performance.now();
   assertEquals(await remover.waitForEveryInstance({ timeoutMs: 100 }), false);
-  assert(performance.now() - started >= 100);
+  // Waited the timeout out, to the millisecond its timer keeps.
+  assert(performance.now() - started >= 99, "it waited for the stuck instance");
   // Killed long ago: not waited for.
   await kv.set(cacheSeenKey("killed"), { epoch: 0n, at: Date.now() - 60_000 });
   assertEquals(await remover.waitForEveryInstance({ timeoutMs: 60_000 }), true);
