@@ -10,7 +10,7 @@ import type { JournalPart } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
 import { type CountedLink, type Counts, countUnder, type LinkDeltas } from "./visits.ts";
 
-/** A link's visits waiting for the slower cadence: all but its clicks' counter. */
+/** A link's visits waiting for the slower cadence. */
 export interface WaitingFigures extends CountedLink {
   /** Clicks by people per UTC day. */
   days: Map<string, number>;
@@ -49,9 +49,12 @@ const NAME_BYTES = 80;
  */
 export class FigureBook {
   #links = new Map<string, WaitingFigures>();
-  // Links the last round of writes wrote, kept until the next round: a read of a record made
-  // before their commit landed may still ask for their clicks.
-  #written = new Map<string, WaitingFigures>();
+  // The clicks of the links written in the last WRITTEN_KEPT_MS, oldest first and by link: a
+  // read of a record made before their commit landed may still ask for them.
+  #written: WrittenClicks[] = [];
+  #writtenOf = new Map<string, WrittenClicks[]>();
+  // The time of the last `take`, when the links it gave are written.
+  #clock = 0;
   #bytes = 0;
   #lagMs: number;
   #maxBytes: number;
@@ -130,7 +133,14 @@ export class FigureBook {
    * Those of a journal taken over are another's to count (`OtherJournals`).
    */
   journaledClicks(id: string, folded: Readonly<Record<string, number>>): number {
-    return unfolded(this.#links.get(id), folded) + unfolded(this.#written.get(id), folded);
+    const waiting = this.#links.get(id);
+    let clicks = waiting?.journaledIn
+      ? unfolded(waiting.journaled, waiting.journaledIn, folded)
+      : 0;
+    for (const written of this.#writtenOf.get(id) ?? []) {
+      clicks += unfolded(written.clicks, written.part, folded);
+    }
+    return clicks;
   }
 
   /**
@@ -138,7 +148,8 @@ export class FigureBook {
    * store): every one when `all`, else those due, and the longest waiting past the bound.
    */
   take(now: number, all = false): WaitingFigures[] {
-    this.#written.clear();
+    this.#clock = now;
+    this.#forgetWritten(now - WRITTEN_KEPT_MS);
     const due: WaitingFigures[] = [];
     let over = this.#bytes - this.#maxBytes;
     for (const figures of this.#links.values()) {
@@ -154,9 +165,32 @@ export class FigureBook {
   done(figures: WaitingFigures): void {
     if (this.#links.get(figures.id) !== figures) return;
     this.#links.delete(figures.id);
-    if (figures.journaled > 0) this.#written.set(figures.id, figures);
+    if (figures.journaled > 0 && figures.journaledIn !== null) {
+      const written = {
+        id: figures.id,
+        clicks: figures.journaled,
+        part: figures.journaledIn,
+        at: this.#clock,
+      };
+      this.#written.push(written);
+      const ofLink = this.#writtenOf.get(figures.id);
+      if (ofLink === undefined) this.#writtenOf.set(figures.id, [written]);
+      else ofLink.push(written);
+    }
     this.#bytes -= figures.bytes;
     for (const part of figures.parts) this.spend(part, 1);
+  }
+
+  /** Forgets the clicks written before `before`. */
+  #forgetWritten(before: number): void {
+    let old = 0;
+    while (old < this.#written.length && this.#written[old]!.at < before) {
+      const { id } = this.#written[old++]!;
+      const ofLink = this.#writtenOf.get(id)!;
+      ofLink.shift();
+      if (ofLink.length === 0) this.#writtenOf.delete(id);
+    }
+    if (old > 0) this.#written.splice(0, old);
   }
 
   /** Counts `links` of `part` as written; a part with none left is spent. */
@@ -174,7 +208,7 @@ export class FigureBook {
   abandon(): void {
     for (const figures of this.#links.values()) figures.abandoned = true;
     this.#links.clear();
-    this.#written.clear();
+    this.#forgetWritten(Infinity);
     this.#bytes = 0;
   }
 
@@ -198,14 +232,25 @@ export class FigureBook {
   }
 }
 
-/** The clicks `figures` journaled that a record with marks `folded` does not hold. */
+// How long the clicks of links written are kept for reads of records made before.
+const WRITTEN_KEPT_MS = 10_000;
+
+/** A link's clicks this writer journaled, written into its record at `at`. */
+interface WrittenClicks {
+  id: string;
+  clicks: number;
+  /** The last of this writer's parts that held them. */
+  part: JournalPart;
+  at: number;
+}
+
+/** `clicks` journaled up to `part`, unless a record with marks `folded` holds them. */
 function unfolded(
-  figures: WaitingFigures | undefined,
+  clicks: number,
+  part: JournalPart,
   folded: Readonly<Record<string, number>>,
 ): number {
-  const part = figures?.journaledIn;
-  if (part == null || (folded[part.writer] ?? 0) >= part.commit) return 0;
-  return figures!.journaled;
+  return (folded[part.writer] ?? 0) >= part.commit ? 0 : clicks;
 }
 
 /** A share of the lag, from 0 to 1/2, that `id` is written sooner by. */

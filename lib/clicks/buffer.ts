@@ -22,9 +22,13 @@ import {
 import { FigureCadence } from "./cadence.ts";
 import { loadGeoipLookup } from "./geoip.ts";
 import { OtherJournals } from "./journaled.ts";
+import { beforeDeadline } from "../kv/deadline.ts";
 import { CommitSequence } from "./sequence.ts";
 import { type ClickBufferOptions, MAX_FIGURE_BYTES } from "./options.ts";
 import { clicksPerCommit, writeClicks } from "./write_clicks.ts";
+
+// The most a flush waits for its reading of other writers' journals, which goes on after.
+const READING_WAIT_MS = 250;
 
 /**
  * Buffers visits in memory and flushes them to the store. It is its store's
@@ -72,7 +76,7 @@ export class ClickBuffer implements JournaledClicks {
       perCommit: options.figuresPerCommit,
       report: (message, error) => this.#report(message, error),
     });
-    this.#others = new OtherJournals(store, options.statsLagMs ?? 60_000);
+    this.#others = new OtherJournals(store, options.statsLagMs ?? 60_000, () => this.writer);
     this.#classifier = new VisitClassifier(options.countryLookup ?? null);
     this.#batch = newBatch(store.now());
     store.journaled = this;
@@ -80,7 +84,7 @@ export class ClickBuffer implements JournaledClicks {
 
   /** Reads what other writers journaled since the last call (see `OtherJournals`). */
   fresh(): Promise<void> {
-    return this.#others.fresh(this.#sequence.id);
+    return this.#others.fresh();
   }
 
   /** The clicks of link `id` committed and not yet in its record, given the record's marks. */
@@ -232,7 +236,7 @@ export class ClickBuffer implements JournaledClicks {
 
   async #flushAll(all: boolean): Promise<void> {
     // Other writers' journals are read each tick too, so a read finds at most a second's to
-    // read; a failure there is a read's to report.
+    // read; a failure there is a read's to report, and the flush waits for it a moment at most.
     const reading = this.fresh().catch(() => {});
     if (this.#batch.size > 0) this.#rollOver(this.#store.now());
     const batches = this.#retry;
@@ -262,7 +266,7 @@ export class ClickBuffer implements JournaledClicks {
     } catch (error) {
       failure ??= { error };
     }
-    await reading;
+    await beforeDeadline(reading, READING_WAIT_MS);
     const fault = this.#options.flushFault;
     if (failure === undefined) fault?.succeeded();
     else if (fault === undefined) this.#report("click flush failed, will retry", failure.error);

@@ -1,7 +1,7 @@
 /**
- * The click journal: what a commit of clicks adds to its links' figures besides their counters,
- * written in that same commit, so a process killed before the slower cadence leaves its figures
- * in the store for another to fold (docs/decisions/2026-11-28-click-layout.md).
+ * The click journal: what a commit of clicks adds to its links' figures, their clicks included,
+ * so a process killed before the slower cadence leaves its figures in the store for another to
+ * fold, and other instances count its clicks (docs/decisions/2026-11-28-click-layout.md).
  * @module
  */
 import { clickJournalKey } from "../kv/keys.ts";
@@ -155,9 +155,12 @@ export function readJournalClicks(value: unknown): (string | number)[] {
   if (typeof value !== "string") return [];
   const out: (string | number)[] = [];
   for (const line of value.split("\n")) {
-    const [id, , day, clicks] = line.split("\t", 4);
+    // A line read as readJournal reads it, or left out as it would be.
+    const fields = line.split("\t");
+    if (fields.length !== 7) continue;
+    const [id, , day, clicks] = fields as [string, string, string, string];
     const count = Number(clicks);
-    if (!id || !day || !Number.isSafeInteger(count) || count <= 0) continue;
+    if (id === "" || day === "" || !Number.isSafeInteger(count) || count <= 0) continue;
     out.push(id, count);
   }
   return out;

@@ -18,36 +18,55 @@ interface PartRead {
   ids: string[];
   /** When to look whether it is spent (epoch ms). */
   checkAt: number;
+  /** Found gone at the last look: forgotten at the next. */
+  gone: boolean;
 }
 
-// How often the parts due for a look are looked at, and how long after a lag period a part read
-// is first looked at: its links are written within the lag, and the part deleted after.
+// How often the parts due for a look are looked at; a part is first looked at a lag period and
+// this long after its reading: its links are written within the lag, and the part deleted after.
 const CHECK_EVERY_MS = 5_000;
+
+/** Journal parts one reading reads at most, so a backlog is read over several. */
+export const PARTS_PER_READING = 200;
+
+// Parts one commit's journal takes at most (256 KiB in parts of 48), with room to spare.
+const COMMIT_PARTS = 8;
+
+/** Journal lines held at most; past it, no part is read until some are forgotten. */
+export const MAX_LINES = 2_000_000;
 
 /**
  * The clicks in the journals of every writer but this process's, read as they are committed,
- * each kept until its journal part is found spent: looked for a lag period and 5 s after it was
- * read, then each lag period. So it holds about a lag period of other writers' lines, which
- * their own bounds on figures waiting bound.
+ * each kept until its journal part is found spent twice: looked for a lag period and 5 s after
+ * its reading, then each 5 s once gone, each lag period while there. So it holds about a lag
+ * period of other writers' lines, which their own bounds on figures waiting bound, and
+ * {@linkcode MAX_LINES} at most.
  */
 export class OtherJournals {
   #store: Store;
   #lagMs: number;
+  #own: () => string;
   #writers: string[] = [];
   #numbers = new Map<string, number>();
   // By writer, the last of its commits whose journal is read.
   #readTo = new Map<string, number>();
   // By link: its writer's number, commit and clicks, in turn, for each journal line read.
   #byLink = new Map<string, number[]>();
+  #lines = 0;
   #parts: PartRead[] = [];
   #checkedAt: number;
-  #reading: Promise<void> | null = null;
-  #next: Promise<void> | null = null;
+  // The reading under way, and the one that starts when it ends, shared by the calls meanwhile.
+  #running: Promise<void> | null = null;
+  #queued: Promise<void> | null = null;
 
-  /** Journals in `store`, whose writers write a link's figures within `lagMs`. */
-  constructor(store: Store, lagMs: number) {
+  /**
+   * Journals in `store`, whose writers write a link's figures within `lagMs`, read for this
+   * process, whose writer is named `own()` as each reading starts.
+   */
+  constructor(store: Store, lagMs: number, own: () => string) {
     this.#store = store;
     this.#lagMs = lagMs;
+    this.#own = own;
     this.#checkedAt = store.now();
   }
 
@@ -57,25 +76,28 @@ export class OtherJournals {
   }
 
   /**
-   * Reads the journal parts committed by every writer but `own` since the last reading. The
-   * reading starts after the call, so it sees every commit landed before; calls made while one
-   * runs share the next.
+   * Reads the journal parts other writers committed since the last reading, up to
+   * {@linkcode PARTS_PER_READING}. The reading starts after the call, so it sees every commit
+   * landed before (a backlog past the budget aside): one asked for while another runs starts when
+   * it ends, shared by every call meanwhile.
    */
-  fresh(own: string): Promise<void> {
-    if (this.#reading === null) return this.#start(own);
-    this.#next ??= this.#reading.catch(() => {}).then(() => {
-      this.#next = null;
-      return this.#start(own);
+  fresh(): Promise<void> {
+    if (this.#queued !== null) return this.#queued;
+    if (this.#running === null) return this.#run();
+    const queued = this.#running.catch(() => {}).then(() => {
+      this.#queued = null;
+      return this.#run();
     });
-    return this.#next;
+    this.#queued = queued;
+    return queued;
   }
 
-  #start(own: string): Promise<void> {
-    const reading = this.#read(own).finally(() => {
-      this.#reading = null;
+  #run(): Promise<void> {
+    const running = this.#read(this.#own()).finally(() => {
+      if (this.#running === running) this.#running = null;
     });
-    this.#reading = reading;
-    return reading;
+    this.#running = running;
+    return running;
   }
 
   /**
@@ -101,22 +123,27 @@ export class OtherJournals {
       const writer = String(entry.key[1]);
       if (writer !== own) latest.set(writer, lastLanded(entry.value));
     }
+    let budget = PARTS_PER_READING;
     for (const [writer, last] of latest) {
       const from = this.#readTo.get(writer) ?? 0;
-      if (last <= from) continue;
-      let to = last;
-      const parts = kv.list({
-        prefix: clickJournalPrefix(writer),
-        start: clickJournalKey(writer, from + 1, 0),
-      });
-      for await (const entry of parts) {
+      if (last <= from || budget < COMMIT_PARTS || this.#lines >= MAX_LINES) continue;
+      const parts = await Array.fromAsync(kv.list(
+        { prefix: clickJournalPrefix(writer), start: clickJournalKey(writer, from + 1, 0) },
+        { limit: budget },
+      ));
+      budget -= parts.length;
+      // At the budget, the last commit's parts may be cut short: it is left for the next reading.
+      const cut = budget === 0 ? Number(parts.at(-1)!.key[2]) : Infinity;
+      let to = cut === Infinity ? last : from;
+      for (const entry of parts) {
         const commit = Number(entry.key[2]);
+        if (commit >= cut) break;
         this.#add(this.#numberOf(writer), commit, entry.key, entry.value);
         to = Math.max(to, commit);
       }
       this.#readTo.set(writer, to);
     }
-    // A writer whose key is gone wrote all its figures; its parts read are checked as spent.
+    // A writer whose key is gone wrote all its figures; its parts read are looked at as spent.
     for (const writer of this.#readTo.keys()) if (!latest.has(writer)) this.#readTo.delete(writer);
     await this.#checkSpent();
   }
@@ -132,14 +159,15 @@ export class OtherJournals {
       ids.push(id);
     }
     if (ids.length === 0) return;
+    this.#lines += ids.length;
     const checkAt = this.#store.now() + this.#lagMs + CHECK_EVERY_MS;
-    this.#parts.push({ key, writer, commit, ids, checkAt });
+    this.#parts.push({ key, writer, commit, ids, checkAt, gone: false });
   }
 
   /**
-   * Forgets the clicks of the parts due for a look that are gone from the store: a part is
-   * deleted once each of its links is folded into its record or retired. One still there is
-   * looked at again a lag period on.
+   * Forgets the clicks of the parts found gone from the store at two looks in a row: a part is
+   * deleted once each of its links is folded into its record or retired, and a read of a record
+   * made before that may still ask for a while. One still there is looked at a lag period on.
    */
   async #checkSpent(): Promise<void> {
     const now = this.#store.now();
@@ -150,11 +178,18 @@ export class OtherJournals {
     const found = await getManyChunked(this.#store.kv, due.map((part) => part.key));
     const spent = new Set<PartRead>();
     due.forEach((part, i) => {
-      if (found[i]!.versionstamp !== null) part.checkAt = now + this.#lagMs;
-      else spent.add(part);
+      if (found[i]!.versionstamp !== null) {
+        part.checkAt = now + this.#lagMs;
+      } else if (part.gone) {
+        spent.add(part);
+      } else {
+        part.gone = true;
+        part.checkAt = now + CHECK_EVERY_MS;
+      }
     });
     for (const part of spent) {
       for (const id of part.ids) this.#forget(id, part.writer, part.commit);
+      this.#lines -= part.ids.length;
     }
     this.#parts = this.#parts.filter((part) => !spent.has(part));
   }

@@ -6,7 +6,8 @@ import type { Store } from "../kv/store.ts";
 import { readOneLinkFigures } from "../tallies/link_figures.ts";
 import { silenceOf } from "./adopt.ts";
 import { ClickBuffer } from "./buffer.ts";
-import { OtherJournals } from "./journaled.ts";
+import { readJournalClicks } from "./journal.ts";
+import { OtherJournals, PARTS_PER_READING } from "./journaled.ts";
 
 const LAG_MS = 60_000;
 const options = { serviceHost: "sho.rt" };
@@ -64,11 +65,11 @@ Deno.test("another writer's clicks count until folded, and are forgotten once sp
   ];
   const [a, b] = instances(store);
   const writer = new ClickBuffer(a, { statsLagMs: LAG_MS });
-  const others = new OtherJournals(b, LAG_MS);
+  const others = new OtherJournals(b, LAG_MS, () => "reader");
   record(writer, kept, visit());
   record(writer, read, visit());
   await writer.tick();
-  await others.fresh("reader");
+  await others.fresh();
   assertEquals(others.size, 2);
   assertEquals(others.clicksOf(read.id, {}), 1);
   assertEquals(
@@ -78,15 +79,19 @@ Deno.test("another writer's clicks count until folded, and are forgotten once sp
   );
   assertEquals(others.clicksOf(read.id, {}), 1, "a record read earlier may still ask");
   store.advance(LAG_MS + 5_000);
-  await others.fresh("reader");
+  await others.fresh();
   assertEquals(others.size, 2, "its part is still there: looked at again a lag period on");
   await writer.flush();
   store.advance(5_000);
-  await others.fresh("reader");
+  await others.fresh();
   assertEquals(others.size, 2, "not yet looked at again");
   store.advance(LAG_MS);
-  await others.fresh("reader");
-  assertEquals(others.size, 0, "its part spent, its clicks are forgotten");
+  await others.fresh();
+  assertEquals(others.size, 2, "found gone once: a read of a record made before may ask");
+  assertEquals(others.clicksOf(read.id, {}), 1);
+  store.advance(5_000);
+  await others.fresh();
+  assertEquals(others.size, 0, "found gone twice, its clicks are forgotten");
 });
 
 Deno.test("readings asked for while one runs share the next, which starts after it", async () => {
@@ -94,15 +99,65 @@ Deno.test("readings asked for while one runs share the next, which starts after 
   const link = await createLink(store, { url: "example.com", slug: "late" }, options);
   const [a, b] = instances(store);
   const writer = new ClickBuffer(a, { statsLagMs: LAG_MS });
-  const others = new OtherJournals(b, LAG_MS);
+  const others = new OtherJournals(b, LAG_MS, () => "reader");
   record(writer, link, visit());
   await writer.tick();
-  const first = others.fresh("reader");
-  const second = others.fresh("reader");
-  assertEquals(others.fresh("reader"), second, "calls while one runs share the next");
+  const first = others.fresh();
+  const second = others.fresh();
+  assertEquals(others.fresh(), second, "calls while one runs share the next");
   let firstDone = false;
-  void first.then(() => firstDone = true);
-  await second;
-  assertEquals(firstDone, true, "the next starts once the one running is done");
+  let shared = false;
+  const third = first.then(() => {
+    firstDone = true;
+    // Between the end of one reading and the start of the next, a call still shares the next.
+    shared = others.fresh() === second;
+  });
+  await Promise.all([second, third]);
+  assertEquals([firstDone, shared], [true, true]);
   assertEquals(others.clicksOf(link.id, {}), 1, "each journal line is read once");
+});
+
+Deno.test("a writer taken over while it runs counts its clicks as it goes on renamed", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "renamed" }, options);
+  const [a, b] = instances(store);
+  const slow = new ClickBuffer(a, { statsLagMs: LAG_MS });
+  const next = new ClickBuffer(b, { statsLagMs: LAG_MS });
+  for (let i = 0; i < 3; i++) record(slow, link, visit());
+  await slow.tick();
+  const first = slow.writer;
+  await next.tick();
+  store.advance(silenceOf(LAG_MS) + 1);
+  await next.flush(); // takes the journal over and writes its figures
+  assertEquals([await clicksVia(a, link.id), await clicksVia(b, link.id)], [3, 3]);
+  for (let i = 0; i < 2; i++) record(slow, link, visit());
+  await slow.tick(); // its commit finds itself taken over: it gives its book up, renamed
+  assertEquals(slow.writer !== first, true, "it writes under a new name");
+  assertEquals([await clicksVia(a, link.id), await clicksVia(b, link.id)], [5, 5]);
+  await slow.flush();
+  assertEquals([await clicksVia(a, link.id), await clicksVia(b, link.id)], [5, 5]);
+});
+
+Deno.test("a journal line that does not read whole counts no click, as a taker would", () => {
+  const value = ["a\t0\t2026-11-02\t2\tdesktop 2\t\tGB 2", "b\t0\t2026-11-02\t3", "c\t0\t\t4\t\t\t"]
+    .join("\n");
+  assertEquals(readJournalClicks(value), ["a", 2]);
+});
+
+Deno.test("a backlog of journal is read over several readings, each commit whole", async () => {
+  await using store = await memoryStore();
+  const line = "x\t0\t2026-11-02\t1\tdesktop 1\tdirect 1\tGB 1";
+  for (let commit = 1; commit <= 150; commit++) {
+    for (let part = 0; part < 2; part++) {
+      await store.kv.set(["click_journal", "backlog", commit, part], line);
+    }
+  }
+  await store.kv.set(["click_writers", "backlog"], 150);
+  const others = new OtherJournals(store, LAG_MS, () => "reader");
+  await others.fresh();
+  const first = others.clicksOf("x", {});
+  assertEquals(first <= PARTS_PER_READING && first % 2 === 0, true, `${first}: whole commits`);
+  await others.fresh();
+  assertEquals(others.clicksOf("x", {}), 300, "then the rest, each line once");
+  assertEquals(others.clicksOf("x", { backlog: 100 }), 100);
 });

@@ -49,7 +49,7 @@ export const FIGURES_PER_COMMIT = 10;
  * Writes the figures of `links`, a chunk at a time: each chunk reads its links' records, adds
  * the visits to them and commits them with the service-wide sums, checked against what it read,
  * read again when another writer moved first. A link whose record is gone (removed, expired and
- * swept) loses its visits, and its counter goes with it. Throws on a store failure; chunks
+ * swept) loses its visits. Throws on a store failure; chunks
  * written before stay written, and `onWritten` has been told.
  */
 export async function writeFigures(

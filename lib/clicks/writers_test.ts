@@ -279,6 +279,11 @@ Deno.test("the book counts its links' journaled clicks until a record read holds
   book.done(book.take(0, true)[0]!);
   assertEquals(book.journaledClicks(link!.id, {}), 3, "a record read before the write landed");
   assertEquals(book.journaledClicks(link!.id, { w0: 6 }), 0);
-  book.take(0);
-  assertEquals(book.journaledClicks(link!.id, {}), 0, "kept until the next round of writes");
+  book.add(deltasOf(link!), partOf(1, 7), 0); // visits since, waiting again
+  assertEquals(book.journaledClicks(link!.id, { w0: 6 }), 3);
+  assertEquals(book.journaledClicks(link!.id, {}), 6, "a record read before both writes");
+  book.take(10_000);
+  assertEquals(book.journaledClicks(link!.id, {}), 6, "kept 10 s");
+  book.take(10_001);
+  assertEquals(book.journaledClicks(link!.id, {}), 3, "then only what waits counts");
 });

@@ -52,8 +52,8 @@ export async function getLiveLink(store: Store, slug: string): Promise<DatedLink
 }
 
 /**
- * The click figures of each link id, in order: clicks from the link's counter (2 s behind at
- * most), last use from its figures (`STATS_LAG_SECONDS` behind at most).
+ * The click figures of each link id, in order: clicks from its record and the click journals (2 s
+ * behind at most), last use from its figures (`STATS_LAG_SECONDS` behind at most).
  */
 export async function readCounters(store: Store, ids: string[]): Promise<LinkCounters[]> {
   const figures = await readLinkFigures(store, ids);
