@@ -8,14 +8,7 @@ import type { RankedName } from "../tallies/rank.ts";
 import { OTHER_REFERRERS } from "../tallies/shares.ts";
 import type { JournalPart } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
-import {
-  type CountedLink,
-  type Counts,
-  countUnder,
-  type LinkDeltas,
-  type LinkVisits,
-  VISIT_STRIDE,
-} from "./visits.ts";
+import { type CountedLink, type Counts, countUnder, type LinkDeltas } from "./visits.ts";
 
 /** A link's visits waiting for the slower cadence. */
 export interface WaitingFigures extends CountedLink {
@@ -94,12 +87,35 @@ export class FigureBook {
    * `lagMs` on, or `adopted` from a writer taken over, due at once (late already).
    */
   add(deltas: LinkDeltas, part: JournalPart, now: number, adopted = false): void {
-    const figures = this.#entry(deltas, part, now);
+    let figures = this.#links.get(deltas.id);
+    if (figures === undefined) {
+      figures = {
+        slug: deltas.slug,
+        id: deltas.id,
+        title: deltas.title,
+        clicks: 0,
+        bots: 0,
+        lastUsedAt: 0,
+        days: new Map(),
+        referrers: new Map(),
+        devices: new Map(),
+        countries: new Map(),
+        dueAt: now + this.#lagMs - Math.floor(this.#lagMs * spreadOf(deltas.id)),
+        since: now,
+        bytes: FIGURES_BYTES,
+        parts: [],
+        journaled: 0,
+        journaledIn: null,
+      };
+      this.#links.set(deltas.id, figures);
+      this.#bytes += FIGURES_BYTES;
+    }
     if (adopted) figures.dueAt = Math.min(figures.dueAt, now);
     else {
       figures.journaled += deltas.clicks;
       figures.journaledIn = part;
     }
+    if (!figures.parts.includes(part)) figures.parts.push(part);
     const before = figures.bytes;
     figures.clicks += deltas.clicks;
     figures.bots += deltas.bots;
@@ -109,60 +125,6 @@ export class FigureBook {
     figures.bytes += addAll(figures.devices, deltas.devices);
     figures.bytes += addAll(figures.countries, deltas.countries);
     this.#bytes += figures.bytes - before;
-  }
-
-  /**
-   * Adds a link's visits of a second, this writer's own, held in the store by journal `part`,
-   * at `now`: {@linkcode FigureBook.add} of their deltas, counted from the visits, so that no
-   * deltas live from the journal's making to its commit.
-   */
-  addVisits(link: LinkVisits, part: JournalPart, now: number): void {
-    const figures = this.#entry(link, part, now);
-    figures.journaled += link.clicks;
-    figures.journaledIn = part;
-    const before = figures.bytes;
-    figures.clicks += link.clicks;
-    figures.bots += link.bots;
-    figures.lastUsedAt = Math.max(figures.lastUsedAt, link.lastUsedAt);
-    if (link.clicks > 0) figures.bytes += addTo(figures.days, link.day, link.clicks);
-    const visits = link.visits;
-    for (let i = 0; i < visits.length; i += VISIT_STRIDE) {
-      const device = visits[i]!;
-      figures.bytes += addTo(figures.devices, device, 1);
-      if (device === "bot") continue;
-      figures.bytes += addTo(figures.referrers, visits[i + 1]!, 1);
-      figures.bytes += addTo(figures.countries, visits[i + 2]!, 1);
-    }
-    this.#bytes += figures.bytes - before;
-  }
-
-  /** The figures waiting for `link`, made empty if none wait, with `part` among their parts. */
-  #entry(link: CountedLink, part: JournalPart, now: number): WaitingFigures {
-    let figures = this.#links.get(link.id);
-    if (figures === undefined) {
-      figures = {
-        slug: link.slug,
-        id: link.id,
-        title: link.title,
-        clicks: 0,
-        bots: 0,
-        lastUsedAt: 0,
-        days: new Map(),
-        referrers: new Map(),
-        devices: new Map(),
-        countries: new Map(),
-        dueAt: now + this.#lagMs - Math.floor(this.#lagMs * spreadOf(link.id)),
-        since: now,
-        bytes: FIGURES_BYTES,
-        parts: [],
-        journaled: 0,
-        journaledIn: null,
-      };
-      this.#links.set(link.id, figures);
-      this.#bytes += FIGURES_BYTES;
-    }
-    if (!figures.parts.includes(part)) figures.parts.push(part);
-    return figures;
   }
 
   /**

@@ -284,9 +284,9 @@ export class ClickBuffer implements JournaledClicks {
         perCommit: this.#options.clicksPerCommit ?? clicksPerCommit(batch.links.size),
         onCommitted: (chunk, outcome) => {
           const now = this.#store.now();
-          for (const { link, part } of chunk) {
+          for (const { link, deltas, part } of chunk) {
             written(batch, link.id);
-            this.#figures.addVisits(link, part, now);
+            this.#figures.add(deltas, part, now);
           }
           this.#options.onFlushed?.(outcome);
         },

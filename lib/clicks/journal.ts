@@ -31,11 +31,9 @@ export interface JournalPart {
   left: number;
 }
 
-/**
- * A link's deltas ready for a journal part: its line there, and the bytes it takes. It keeps no
- * reference to the deltas, which so die as the line is made rather than after its commit.
- */
+/** A link's deltas ready for a journal part: its line there, and the bytes it takes. */
 export interface JournalLine {
+  deltas: LinkDeltas;
   /**
    * Tab-separated: the link's id, its last use (base 36), its day and its clicks of that day,
    * then its devices, referrers and countries, each names and counts in turn, space-separated.
@@ -50,8 +48,8 @@ const LINE_BYTES = 8;
 
 /**
  * `deltas` as a journal line. A line past {@linkcode PART_BYTES} (thousands of referring hosts
- * in one second) counts its least frequent referrers as `other` in `deltas` and the line, as a
- * link's record would past its limit, until it fits.
+ * in one second) counts its least frequent referrers as `other`, as a link's record would past
+ * its limit, until it fits.
  */
 export function journalLine(deltas: LinkDeltas): JournalLine {
   let line = lineOf(deltas);
@@ -74,7 +72,7 @@ function lineOf(deltas: LinkDeltas): JournalLine {
   const day = deltas.days.length > 0 ? deltas.days[0] as string : "";
   const text = `${deltas.id}\t${deltas.lastUsedAt.toString(36)}\t${day}\t${deltas.clicks}\t` +
     `${deltas.devices.join(" ")}\t${deltas.referrers.join(" ")}\t${deltas.countries.join(" ")}`;
-  return { text, bytes: text.length + LINE_BYTES };
+  return { deltas, text, bytes: text.length + LINE_BYTES };
 }
 
 /**

@@ -22,12 +22,11 @@ Deno.test("a link with more referring hosts in a second than a part holds counts
   const visits: string[] = [];
   for (let i = 0; i < 3_000; i++) visits.push("desktop", `${"r".repeat(200)}${i}.example`, "GB");
   visits.push("desktop", "often.example", "GB", "desktop", "often.example", "GB");
-  const deltas = deltasOf(link("big", visits));
-  const line = journalLine(deltas);
+  const line = journalLine(deltasOf(link("big", visits)));
   assert(line.bytes <= PART_BYTES, `${line.bytes} bytes`);
   const referrers = new Map<string, number>();
-  for (let i = 0; i < deltas.referrers.length; i += 2) {
-    referrers.set(deltas.referrers[i] as string, deltas.referrers[i + 1] as number);
+  for (let i = 0; i < line.deltas.referrers.length; i += 2) {
+    referrers.set(line.deltas.referrers[i] as string, line.deltas.referrers[i + 1] as number);
   }
   assertEquals([...referrers.values()].reduce((a, b) => a + b, 0), 3_002, "no visit is lost");
   assertEquals(referrers.get("often.example"), 2, "the most frequent are kept by name");
@@ -37,7 +36,7 @@ Deno.test("a link with more referring hosts in a second than a part holds counts
   assert((await atomic.commit()).ok, "the store takes the part");
   const [stored] = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
   assertEquals(stored!.key, parts[0]!.part.key);
-  assertEquals(readJournal(stored!.value), [{ ...deltas, slug: "", title: "" }]);
+  assertEquals(readJournal(stored!.value), [{ ...line.deltas, slug: "", title: "" }]);
 });
 
 Deno.test("lines past a part's bytes go in parts of their own", () => {

@@ -14,7 +14,7 @@ import {
   type JournalPart,
 } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
-import { deltasOf, type FlushOutcome, type LinkVisits } from "./visits.ts";
+import { deltasOf, type FlushOutcome, type LinkDeltas, type LinkVisits } from "./visits.ts";
 
 /** Most links one commit of clicks takes. */
 export const CLICKS_PER_COMMIT = 500;
@@ -34,10 +34,11 @@ export function clicksPerCommit(links: number): number {
   return Math.min(CLICKS_PER_COMMIT, Math.max(FEWEST_CLICKS_PER_COMMIT, even));
 }
 
-/** A link's visits with the journal part its commit wrote them in. */
+/** A link's visits with what its commit wrote of them. */
 export interface CommittedLink {
   link: LinkVisits;
-  /** The journal part that holds them until they are folded into its record. */
+  deltas: LinkDeltas;
+  /** The journal part that holds its deltas until they are folded into its record. */
   part: JournalPart;
 }
 
@@ -127,7 +128,7 @@ async function commitChunk(
     // The parts hold the lines in their order, so the n-th line journaled is the n-th link.
     const written: CommittedLink[] = [];
     for (const { part, lines } of addJournal(atomic, sequence.id, number, toWrite)) {
-      for (let i = 0; i < lines.length; i++) written.push({ link: links[written.length]!, part });
+      for (const { deltas } of lines) written.push({ link: links[written.length]!, deltas, part });
     }
     try {
       if (await sequence.commit(atomic, number) !== "landed") continue; // taken over: again

@@ -287,22 +287,3 @@ Deno.test("the book counts its links' journaled clicks until a record read holds
   book.take(10_001);
   assertEquals(book.journaledClicks(link!.id, {}), 3, "then only what waits counts");
 });
-
-Deno.test("a link's visits go into the book as their deltas would", () => {
-  const [link] = visits(1);
-  link!.visits = [
-    ...["desktop", "news.example", "GB", "mobile", "direct", "US", "desktop", "direct", "GB"],
-    ...["bot", "", ""],
-  ];
-  link!.clicks = 3;
-  link!.bots = 1;
-  link!.lastUsedAt = 42;
-  const [byVisits, byDeltas] = [new FigureBook(1_000, Infinity), new FigureBook(1_000, Infinity)];
-  byVisits.addVisits(link!, partOf(1, 3), 0);
-  byDeltas.add(deltasOf(link!), partOf(1, 3), 0);
-  const [one, other] = [byVisits.take(0, true)[0]!, byDeltas.take(0, true)[0]!];
-  assertEquals(one, other);
-  assertEquals(one.devices, new Map([["desktop", 2], ["mobile", 1], ["bot", 1]]));
-  assertEquals(byVisits.bytes, byDeltas.bytes);
-  assertEquals(byVisits.journaledClicks(link!.id, {}), 3);
-});
