@@ -14,7 +14,7 @@ import {
 import type { Store } from "../kv/store.ts";
 import { readLinkStats } from "../tallies/shares.ts";
 import type { FigureBook } from "./book.ts";
-import { type JournalPart, readJournal } from "./journal.ts";
+import { foldedIn, type JournalPart, readJournal } from "./journal.ts";
 import { type CommitSequence, isTakenOver } from "./sequence.ts";
 import type { LinkDeltas } from "./visits.ts";
 
@@ -131,14 +131,17 @@ export class Adopter {
     const ids = [...new Set(parts.flatMap(({ deltas }) => deltas.map((one) => one.id)))];
     const keys = ids.flatMap((id) => [linkStatsKey(id), linkByCreatedKey(id)]);
     const entries = await getManyChunked(this.#store.kv, keys);
-    const links = new Map<string, { folded: number; slug: string; title: string }>();
+    const links = new Map<
+      string,
+      { folded: Readonly<Record<string, number>>; slug: string; title: string }
+    >();
     ids.forEach((id, i) => {
       const stats = entries[2 * i]!.value;
       const record = entries[2 * i + 1]!.value as { slug?: unknown; title?: unknown } | null;
       // A link gone has left every figure: nothing of it is to be added.
       if (stats === null || record === null || typeof record.slug !== "string") return;
       links.set(id, {
-        folded: readLinkStats(stats).folded?.[writer] ?? 0,
+        folded: readLinkStats(stats).folded ?? {},
         slug: record.slug,
         title: typeof record.title === "string" ? record.title : "",
       });
@@ -147,7 +150,7 @@ export class Adopter {
     for (const { part, deltas } of parts) {
       for (const one of deltas) {
         const link = links.get(one.id);
-        if (link === undefined || part.commit <= link.folded) continue;
+        if (link === undefined || foldedIn(link.folded, writer, part.commit)) continue;
         one.slug = link.slug;
         one.title = link.title;
         part.left++;

@@ -6,7 +6,7 @@
 import { COUNTRY_TALLY, DEVICE_TALLY, REFERRER_TALLY, tallyNameKey } from "../tallies/kinds.ts";
 import type { RankedName } from "../tallies/rank.ts";
 import { OTHER_REFERRERS } from "../tallies/shares.ts";
-import type { JournalPart } from "./journal.ts";
+import { foldedIn, type JournalPart } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
 import { type CountedLink, type Counts, countUnder, type LinkDeltas } from "./visits.ts";
 
@@ -250,7 +250,7 @@ function unfolded(
   part: JournalPart,
   folded: Readonly<Record<string, number>>,
 ): number {
-  return (folded[part.writer] ?? 0) >= part.commit ? 0 : clicks;
+  return foldedIn(folded, part.writer, part.commit) ? 0 : clicks;
 }
 
 /** A share of the lag, from 0 to 1/2, that `id` is written sooner by. */

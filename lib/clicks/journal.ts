@@ -113,28 +113,18 @@ export function readJournal(value: unknown): LinkDeltas[] {
   if (typeof value !== "string") return [];
   const out: LinkDeltas[] = [];
   for (const line of value.split("\n")) {
-    const fields = line.split("\t");
-    if (fields.length !== 7) continue;
-    const [id, last, day, clicks, devices, referrers, countries] = fields as [
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
-    const dayClicks = Number(clicks);
+    const read = readLine(line);
+    if (read === null) continue;
+    const [id, last, day, , devices, referrers, countries] = read.fields;
     const lastUsedAt = parseInt(last, 36);
-    if (id === "" || !Number.isSafeInteger(dayClicks) || dayClicks < 0) continue;
     const deltas: LinkDeltas = {
       id,
       slug: "",
       title: "",
-      clicks: day === "" ? 0 : dayClicks,
+      clicks: read.clicks,
       bots: 0,
       lastUsedAt: Number.isSafeInteger(lastUsedAt) ? lastUsedAt : 0,
-      days: day === "" || dayClicks === 0 ? [] : [day, dayClicks],
+      days: read.clicks === 0 ? [] : [day, read.clicks],
       devices: readCounts(devices),
       referrers: readCounts(referrers),
       countries: readCounts(countries),
@@ -155,15 +145,33 @@ export function readJournalClicks(value: unknown): (string | number)[] {
   if (typeof value !== "string") return [];
   const out: (string | number)[] = [];
   for (const line of value.split("\n")) {
-    // A line read as readJournal reads it, or left out as it would be.
-    const fields = line.split("\t");
-    if (fields.length !== 7) continue;
-    const [id, , day, clicks] = fields as [string, string, string, string];
-    const count = Number(clicks);
-    if (id === "" || day === "" || !Number.isSafeInteger(count) || count <= 0) continue;
-    out.push(id, count);
+    const read = readLine(line);
+    if (read !== null && read.clicks > 0) out.push(read.fields[0], read.clicks);
   }
   return out;
+}
+
+type LineFields = [string, string, string, string, string, string, string];
+
+/**
+ * A journal line's seven fields (see {@linkcode JournalLine}) and its clicks by people, or `null`
+ * for a line that does not read as a link's deltas: no id, or a count that is not one.
+ */
+function readLine(line: string): { fields: LineFields; clicks: number } | null {
+  const fields = line.split("\t");
+  if (fields.length !== 7 || fields[0] === "") return null;
+  const dayClicks = Number(fields[3]);
+  if (!Number.isSafeInteger(dayClicks) || dayClicks < 0) return null;
+  return { fields: fields as LineFields, clicks: fields[2] === "" ? 0 : dayClicks };
+}
+
+/** Whether a link's record with marks `folded` holds commit `commit` of `writer`'s journal. */
+export function foldedIn(
+  folded: Readonly<Record<string, number>>,
+  writer: string,
+  commit: number,
+): boolean {
+  return (folded[writer] ?? 0) >= commit;
 }
 
 /** Counts stored as names and counts in turn, leaving out a pair that is not a name and a count. */

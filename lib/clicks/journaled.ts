@@ -7,7 +7,7 @@
 import { getManyChunked } from "../kv/get_many.ts";
 import { clickJournalKey, clickJournalPrefix, clickWritersPrefix } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
-import { readJournalClicks } from "./journal.ts";
+import { foldedIn, readJournalClicks } from "./journal.ts";
 import { lastLanded } from "./sequence.ts";
 
 // A journal part read, kept to learn when it is spent: deleted once every link of it is folded.
@@ -109,7 +109,9 @@ export class OtherJournals {
     if (entries === undefined) return 0;
     let clicks = 0;
     for (let i = 0; i < entries.length; i += 3) {
-      if (entries[i + 1]! > (folded[this.#writers[entries[i]!]!] ?? 0)) clicks += entries[i + 2]!;
+      if (!foldedIn(folded, this.#writers[entries[i]!]!, entries[i + 1]!)) {
+        clicks += entries[i + 2]!;
+      }
     }
     return clicks;
   }
