@@ -5,6 +5,7 @@
  * meanwhile, up to a bound in bytes on what waits.
  * @module
  */
+import { beforeDeadline } from "../kv/deadline.ts";
 import type { JournaledClicks, Store } from "../kv/store.ts";
 import { VisitClassifier } from "./classify.ts";
 import {
@@ -22,7 +23,6 @@ import {
 import { FigureCadence } from "./cadence.ts";
 import { loadGeoipLookup } from "./geoip.ts";
 import { OtherJournals } from "./journaled.ts";
-import { beforeDeadline } from "../kv/deadline.ts";
 import { CommitSequence } from "./sequence.ts";
 import { type ClickBufferOptions, MAX_FIGURE_BYTES } from "./options.ts";
 import { clicksPerCommit, writeClicks } from "./write_clicks.ts";
@@ -68,15 +68,16 @@ export class ClickBuffer implements JournaledClicks {
     this.#options = options;
     this.#threshold = options.flushThreshold ?? 100_000;
     this.#maxPendingBytes = options.maxPendingBytes ?? MAX_PENDING_BYTES;
+    const lagMs = options.statsLagMs ?? 60_000;
     // Another writer that took this one's journal took the figures waiting with it.
     this.#sequence = new CommitSequence(store, undefined, () => this.#figures.abandon());
     this.#figures = new FigureCadence(store, this.#sequence, {
-      lagMs: options.statsLagMs ?? 60_000,
+      lagMs,
       maxBytes: options.maxFigureBytes ?? MAX_FIGURE_BYTES,
       perCommit: options.figuresPerCommit,
       report: (message, error) => this.#report(message, error),
     });
-    this.#others = new OtherJournals(store, options.statsLagMs ?? 60_000, () => this.writer);
+    this.#others = new OtherJournals(store, lagMs, () => this.writer);
     this.#classifier = new VisitClassifier(options.countryLookup ?? null);
     this.#batch = newBatch(store.now());
     store.journaled = this;
