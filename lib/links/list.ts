@@ -31,8 +31,8 @@ export interface ListLinksOptions {
 }
 
 /**
- * Yields every live link, newest first, with its clicks and last use. Memory stays at one page whatever
- * the number of links; expired links are skipped and legacy ones get their deadline.
+ * Yields every live link, newest first, with its clicks and last use. Memory stays at one page
+ * whatever the number of links; expired links are skipped and legacy ones get their deadline.
  */
 export async function* listLinks(
   store: Store,
