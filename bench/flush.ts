@@ -6,7 +6,7 @@
  */
 import process from "node:process";
 import { FigureBook } from "../lib/clicks/book.ts";
-import { deltasOf, type LinkVisits } from "../lib/clicks/visits.ts";
+import type { LinkVisits } from "../lib/clicks/visits.ts";
 import { writeClicks } from "../lib/clicks/write_clicks.ts";
 import { writeFigures } from "../lib/clicks/write_figures.ts";
 import { CommitSequence } from "../lib/clicks/sequence.ts";
@@ -170,7 +170,7 @@ async function figureWrites(
     const book = new FigureBook(1_000, Infinity);
     const now = store.now();
     const part = { key: ["bench_journal"], writer: sequence.id, commit: now, left: links.length };
-    for (const visits of visitsOf(links, now)) book.add(deltasOf(visits), part, now);
+    for (const visits of visitsOf(links, now)) book.add(visits, part, now);
     await writeFigures(sequence, store, book.take(now, true), {
       touched: new Map(),
       onWritten() {},

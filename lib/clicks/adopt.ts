@@ -154,7 +154,7 @@ export class Adopter {
         one.slug = link.slug;
         one.title = link.title;
         part.left++;
-        book.add(one, part, now, true);
+        book.adopt(one, part, now);
       }
       if (part.left === 0) book.spend(part, 0);
     }

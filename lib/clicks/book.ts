@@ -8,7 +8,14 @@ import type { RankedName } from "../tallies/rank.ts";
 import { OTHER_REFERRERS } from "../tallies/shares.ts";
 import { foldedIn, type JournalPart } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
-import { type CountedLink, type Counts, countUnder, type LinkDeltas } from "./visits.ts";
+import {
+  type CountedLink,
+  type Counts,
+  countUnder,
+  type LinkDeltas,
+  type LinkVisits,
+  VISIT_STRIDE,
+} from "./visits.ts";
 
 /** A link's visits waiting for the slower cadence. */
 export interface WaitingFigures extends CountedLink {
@@ -83,16 +90,46 @@ export class FigureBook {
   }
 
   /**
-   * Adds `deltas`, held in the store by journal `part`, at `now`: this writer's own, due
-   * `lagMs` on, or `adopted` from a writer taken over, due at once (late already).
+   * Adds `link`'s visits, which this writer's commit journaled in `part`, at `now`: due `lagMs`
+   * after the first visit waiting. Counted from the visits themselves, so that no counts are
+   * made for them in between.
    */
-  add(deltas: LinkDeltas, part: JournalPart, now: number, adopted = false): void {
-    let figures = this.#links.get(deltas.id);
+  add(link: LinkVisits, part: JournalPart, now: number): void {
+    const figures = this.#waiting(link, part, now);
+    figures.journaled += link.clicks;
+    figures.journaledIn = part;
+    let bytes = link.clicks > 0 ? addTo(figures.days, link.day, link.clicks) : 0;
+    const visits = link.visits;
+    for (let i = 0; i < visits.length; i += VISIT_STRIDE) {
+      const device = visits[i]!;
+      bytes += addTo(figures.devices, device, 1);
+      if (device === "bot") continue;
+      bytes += addTo(figures.referrers, visits[i + 1]!, 1);
+      bytes += addTo(figures.countries, visits[i + 2]!, 1);
+    }
+    this.#counted(figures, link, bytes);
+  }
+
+  /**
+   * Adds `deltas` of a writer taken over, held in the store by its journal `part`, at `now`: due
+   * at once (late already). Their clicks are another writer's to count (`OtherJournals`).
+   */
+  adopt(deltas: LinkDeltas, part: JournalPart, now: number): void {
+    const figures = this.#waiting(deltas, part, now);
+    figures.dueAt = Math.min(figures.dueAt, now);
+    const bytes = addAll(figures.days, deltas.days) + addAll(figures.referrers, deltas.referrers) +
+      addAll(figures.devices, deltas.devices) + addAll(figures.countries, deltas.countries);
+    this.#counted(figures, deltas, bytes);
+  }
+
+  /** The figures waiting of `link`, made at `now` when none wait, with `part` among theirs. */
+  #waiting(link: CountedLink, part: JournalPart, now: number): WaitingFigures {
+    let figures = this.#links.get(link.id);
     if (figures === undefined) {
       figures = {
-        slug: deltas.slug,
-        id: deltas.id,
-        title: deltas.title,
+        slug: link.slug,
+        id: link.id,
+        title: link.title,
         clicks: 0,
         bots: 0,
         lastUsedAt: 0,
@@ -100,31 +137,27 @@ export class FigureBook {
         referrers: new Map(),
         devices: new Map(),
         countries: new Map(),
-        dueAt: now + this.#lagMs - Math.floor(this.#lagMs * spreadOf(deltas.id)),
+        dueAt: now + this.#lagMs - Math.floor(this.#lagMs * spreadOf(link.id)),
         since: now,
         bytes: FIGURES_BYTES,
         parts: [],
         journaled: 0,
         journaledIn: null,
       };
-      this.#links.set(deltas.id, figures);
+      this.#links.set(link.id, figures);
       this.#bytes += FIGURES_BYTES;
     }
-    if (adopted) figures.dueAt = Math.min(figures.dueAt, now);
-    else {
-      figures.journaled += deltas.clicks;
-      figures.journaledIn = part;
-    }
     if (!figures.parts.includes(part)) figures.parts.push(part);
-    const before = figures.bytes;
-    figures.clicks += deltas.clicks;
-    figures.bots += deltas.bots;
-    figures.lastUsedAt = Math.max(figures.lastUsedAt, deltas.lastUsedAt);
-    figures.bytes += addAll(figures.days, deltas.days);
-    figures.bytes += addAll(figures.referrers, deltas.referrers);
-    figures.bytes += addAll(figures.devices, deltas.devices);
-    figures.bytes += addAll(figures.countries, deltas.countries);
-    this.#bytes += figures.bytes - before;
+    return figures;
+  }
+
+  /** Adds `counted`'s clicks, bots and last use to `figures`, whose names took `bytes` more. */
+  #counted(figures: WaitingFigures, counted: CountedLink, bytes: number): void {
+    figures.clicks += counted.clicks;
+    figures.bots += counted.bots;
+    figures.lastUsedAt = Math.max(figures.lastUsedAt, counted.lastUsedAt);
+    figures.bytes += bytes;
+    this.#bytes += bytes;
   }
 
   /**

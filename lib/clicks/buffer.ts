@@ -285,9 +285,9 @@ export class ClickBuffer implements JournaledClicks {
         perCommit: this.#options.clicksPerCommit ?? clicksPerCommit(batch.links.size),
         onCommitted: (chunk, outcome) => {
           const now = this.#store.now();
-          for (const { link, deltas, part } of chunk) {
+          for (const { link, part } of chunk) {
             written(batch, link.id);
-            this.#figures.add(deltas, part, now);
+            this.#figures.add(link, part, now);
           }
           this.#options.onFlushed?.(outcome);
         },

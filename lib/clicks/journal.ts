@@ -6,7 +6,15 @@
  */
 import { clickJournalKey } from "../kv/keys.ts";
 import { OTHER_REFERRERS } from "../tallies/shares.ts";
-import { type Counts, countsOf, countUnder, type LinkDeltas } from "./visits.ts";
+import {
+  type Counts,
+  countsOf,
+  countUnder,
+  deltasOf,
+  type LinkDeltas,
+  type LinkVisits,
+  VISIT_STRIDE,
+} from "./visits.ts";
 
 /** How long a journal part is kept at most: a day, as a writer's key. */
 export const JOURNAL_KEPT_MS = 86_400_000;
@@ -76,33 +84,238 @@ function lineOf(deltas: LinkDeltas): JournalLine {
 }
 
 /**
- * Lines in parts of at most {@linkcode PART_BYTES}, each set under its key of commit `commit`
- * on `atomic`; the parts, each told its links.
+ * A chunk's journal lines (see {@linkcode JournalLine}), written as bytes one after another
+ * straight from each link's visits: a line takes no object or string of its own, so nothing a
+ * second's flush makes per link lives long enough to be promoted and collected with the old
+ * generation (docs/benchmarks.md). Reused chunk after chunk.
+ */
+export class JournalLines {
+  #bytes = new Uint8Array(16 * 1024);
+  #at = 0;
+  // Where each line ends (past its line break), and the bytes the lines up to it take stored.
+  #ends: number[] = [];
+  #stored: number[] = [];
+  #count = 0;
+
+  /** Lines written. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** Bytes the lines take stored. */
+  get bytes(): number {
+    return this.#count === 0 ? 0 : this.#stored[this.#count - 1]!;
+  }
+
+  /** Forgets every line. */
+  clear(): void {
+    this.#at = 0;
+    this.#count = 0;
+  }
+
+  /**
+   * Adds `link`'s line. A line past {@linkcode PART_BYTES} is written again as
+   * {@linkcode journalLine} cuts it down.
+   */
+  add(link: LinkVisits): void {
+    const start = this.#at;
+    const wide = this.#line(link);
+    let stored = (this.#at - start) * (wide ? 2 : 1);
+    if (stored > PART_BYTES) {
+      this.#at = start;
+      const cut = journalLine(deltasOf(link));
+      stored = this.#text(cut.text) ? cut.bytes * 2 : cut.bytes;
+    }
+    this.#byte(LINE_BREAK);
+    this.#ends[this.#count] = this.#at;
+    this.#stored[this.#count] = this.bytes + stored + 1;
+    this.#count++;
+  }
+
+  /**
+   * Cuts the lines into parts of at most {@linkcode PART_BYTES} stored: each part's first line
+   * and the line past its last.
+   */
+  parts(): [from: number, to: number][] {
+    const parts: [number, number][] = [];
+    let from = 0;
+    let before = 0;
+    for (let i = 0; i < this.#count; i++) {
+      if (i > from && this.#stored[i]! - before > PART_BYTES) {
+        parts.push([from, i]);
+        before = this.#stored[i - 1]!;
+        from = i;
+      }
+    }
+    if (from < this.#count) parts.push([from, this.#count]);
+    return parts;
+  }
+
+  /** Lines `from` up to `to` as one text, a line break between each two. */
+  text(from: number, to: number): string {
+    const start = from === 0 ? 0 : this.#ends[from - 1]!;
+    return utf8Decoder.decode(this.#bytes.subarray(start, this.#ends[to - 1]! - 1));
+  }
+
+  /** Writes `link`'s line but its line break; whether a name was past ASCII. */
+  #line(link: LinkVisits): boolean {
+    let wide = this.#text(link.id);
+    this.#byte(TAB);
+    this.#number(link.lastUsedAt, 36);
+    this.#byte(TAB);
+    if (link.clicks > 0) wide = this.#text(link.day) || wide;
+    this.#byte(TAB);
+    this.#number(link.clicks, 10);
+    const visits = link.visits;
+    devices.clear();
+    referrers.clear();
+    countries.clear();
+    for (let i = 0; i < visits.length; i += VISIT_STRIDE) {
+      const device = visits[i]!;
+      devices.add(device);
+      if (device === "bot") continue;
+      referrers.add(visits[i + 1]!);
+      countries.add(visits[i + 2]!);
+    }
+    wide = this.#counts(devices) || wide;
+    wide = this.#counts(referrers) || wide;
+    return this.#counts(countries) || wide;
+  }
+
+  /** Writes a tab, then `counted`'s names and counts in turn; whether a name was past ASCII. */
+  #counts(counted: NameCounts): boolean {
+    let wide = false;
+    this.#byte(TAB);
+    for (let i = 0; i < counted.size; i++) {
+      if (i > 0) this.#byte(SPACE);
+      wide = this.#text(counted.names[i]!) || wide;
+      this.#byte(SPACE);
+      this.#number(counted.counts[i]!, 10);
+    }
+    return wide;
+  }
+
+  /** Writes `text`; whether it was past ASCII. */
+  #text(text: string): boolean {
+    this.#room(text.length * 3);
+    const bytes = this.#bytes;
+    let at = this.#at;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 0x80) {
+        this.#at = at + utf8Encoder.encodeInto(text.slice(i), bytes.subarray(at)).written;
+        return true;
+      }
+      bytes[at++] = code;
+    }
+    this.#at = at;
+    return false;
+  }
+
+  /** Writes a non-negative integer in `radix`. */
+  #number(value: number, radix: number): void {
+    this.#room(24);
+    const start = this.#at;
+    let left = Math.floor(value);
+    do {
+      const digit = left % radix;
+      this.#bytes[this.#at++] = digit < 10 ? 48 + digit : 87 + digit;
+      left = Math.floor(left / radix);
+    } while (left > 0);
+    for (let low = start, high = this.#at - 1; low < high; low++, high--) {
+      const digit = this.#bytes[low]!;
+      this.#bytes[low] = this.#bytes[high]!;
+      this.#bytes[high] = digit;
+    }
+  }
+
+  #byte(value: number): void {
+    this.#room(1);
+    this.#bytes[this.#at++] = value;
+  }
+
+  #room(bytes: number): void {
+    if (this.#at + bytes <= this.#bytes.length) return;
+    const larger = new Uint8Array(Math.max(this.#bytes.length * 2, this.#at + bytes));
+    larger.set(this.#bytes.subarray(0, this.#at));
+    this.#bytes = larger;
+  }
+}
+
+const TAB = 9;
+const LINE_BREAK = 10;
+const SPACE = 32;
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/**
+ * Names counted in the order first seen, with no map made or cleared per link: a list searched
+ * while short, as a link's names in a second mostly are, and a map past that.
+ */
+class NameCounts {
+  names: string[] = [];
+  counts: number[] = [];
+  size = 0;
+  #index: Map<string, number> | null = null;
+
+  clear(): void {
+    this.size = 0;
+    this.#index = null;
+  }
+
+  add(name: string): void {
+    const index = this.#index;
+    if (index !== null) {
+      const at = index.get(name);
+      if (at !== undefined) this.counts[at]!++;
+      else {
+        index.set(name, this.size);
+        this.#push(name);
+      }
+      return;
+    }
+    for (let i = 0; i < this.size; i++) {
+      if (this.names[i] === name) {
+        this.counts[i]!++;
+        return;
+      }
+    }
+    this.#push(name);
+    if (this.size === SEARCHED_NAMES) {
+      this.#index = new Map(this.names.slice(0, this.size).map((one, i) => [one, i]));
+    }
+  }
+
+  #push(name: string): void {
+    this.names[this.size] = name;
+    this.counts[this.size] = 1;
+    this.size++;
+  }
+}
+
+// Names a list is searched for before a map takes over.
+const SEARCHED_NAMES = 16;
+
+// Counting lists used link after link (a line is written whole, synchronously).
+const devices = new NameCounts();
+const referrers = new NameCounts();
+const countries = new NameCounts();
+
+/**
+ * The lines of `lines` in parts of at most {@linkcode PART_BYTES}, each set under its key of
+ * commit `commit` on `atomic`; the parts, each told how many lines it holds, in order.
  */
 export function addJournal(
   atomic: Deno.AtomicOperation,
   writer: string,
   commit: number,
-  lines: JournalLine[],
-): { part: JournalPart; lines: JournalLine[] }[] {
-  const parts: { part: JournalPart; lines: JournalLine[] }[] = [];
-  let current: JournalLine[] = [];
-  let bytes = 0;
-  const close = () => {
-    if (current.length === 0) return;
-    const key = clickJournalKey(writer, commit, parts.length);
-    atomic.set(key, current.map((line) => line.text).join("\n"), { expireIn: JOURNAL_KEPT_MS });
-    parts.push({ part: { key, writer, commit, left: current.length }, lines: current });
-    current = [];
-    bytes = 0;
-  };
-  for (const line of lines) {
-    if (bytes + line.bytes > PART_BYTES) close();
-    current.push(line);
-    bytes += line.bytes;
-  }
-  close();
-  return parts;
+  lines: JournalLines,
+): { part: JournalPart; lines: number }[] {
+  return lines.parts().map(([from, to], index) => {
+    const key = clickJournalKey(writer, commit, index);
+    atomic.set(key, lines.text(from, to), { expireIn: JOURNAL_KEPT_MS });
+    return { part: { key, writer, commit, left: to - from }, lines: to - from };
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
 import { memoryStore } from "../../tests/_helpers/store.ts";
 import { OTHER_REFERRERS } from "../tallies/shares.ts";
-import { addJournal, journalLine, PART_BYTES, readJournal } from "./journal.ts";
+import { addJournal, journalLine, JournalLines, PART_BYTES, readJournal } from "./journal.ts";
 import { deltasOf, type LinkVisits } from "./visits.ts";
 
 function link(id: string, visits: string[]): LinkVisits {
@@ -22,37 +22,75 @@ Deno.test("a link with more referring hosts in a second than a part holds counts
   const visits: string[] = [];
   for (let i = 0; i < 3_000; i++) visits.push("desktop", `${"r".repeat(200)}${i}.example`, "GB");
   visits.push("desktop", "often.example", "GB", "desktop", "often.example", "GB");
-  const line = journalLine(deltasOf(link("big", visits)));
-  assert(line.bytes <= PART_BYTES, `${line.bytes} bytes`);
+  const lines = new JournalLines();
+  lines.add(link("big", visits));
+  assert(lines.bytes <= PART_BYTES, `${lines.bytes} bytes`);
+  const atomic = store.kv.atomic();
+  const parts = addJournal(atomic, "w1", 1, lines);
+  assert((await atomic.commit()).ok, "the store takes the part");
+  const [stored] = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
+  assertEquals(stored!.key, parts[0]!.part.key);
+  assert((stored!.value as string).length <= PART_BYTES);
+  const [read] = readJournal(stored!.value);
   const referrers = new Map<string, number>();
-  for (let i = 0; i < line.deltas.referrers.length; i += 2) {
-    referrers.set(line.deltas.referrers[i] as string, line.deltas.referrers[i + 1] as number);
+  for (let i = 0; i < read!.referrers.length; i += 2) {
+    referrers.set(read!.referrers[i] as string, read!.referrers[i + 1] as number);
   }
   assertEquals([...referrers.values()].reduce((a, b) => a + b, 0), 3_002, "no visit is lost");
   assertEquals(referrers.get("often.example"), 2, "the most frequent are kept by name");
   assert((referrers.get(OTHER_REFERRERS) ?? 0) > 1_000);
-  const atomic = store.kv.atomic();
-  const parts = addJournal(atomic, "w1", 1, [line]);
-  assert((await atomic.commit()).ok, "the store takes the part");
-  const [stored] = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
-  assertEquals(stored!.key, parts[0]!.part.key);
-  assertEquals(readJournal(stored!.value), [{ ...line.deltas, slug: "", title: "" }]);
+  assertEquals(read!.clicks, 3_002);
+});
+
+Deno.test("a line written from a link's visits reads back as the link's deltas", () => {
+  const many: string[] = [];
+  for (let i = 0; i < 40; i++) many.push(i % 3 ? "mobile" : "desktop", `h${i % 20}.example`, "FR");
+  const links = [
+    link("one", ["desktop", "news.example", "GB"]),
+    { ...link("bots", ["bot", "", "", "bot", "", ""]), clicks: 0, bots: 2 },
+    {
+      ...link("mixed", ["bot", "", "", "tablet", "direct", "DE", "tablet", "bücher.example", "DE"]),
+      clicks: 2,
+      bots: 1,
+      lastUsedAt: 1_764_633_600_123,
+    },
+    link("many", many),
+  ];
+  const lines = new JournalLines();
+  for (const one of links) lines.add(one);
+  assertEquals(lines.size, 4);
+  const text = lines.text(0, lines.size);
+  assertEquals(text, links.map((one) => journalLine(deltasOf(one)).text).join("\n"));
+  assertEquals(
+    readJournal(text),
+    links.map((one) => ({ ...deltasOf(one), slug: "", title: "" })),
+  );
+  lines.clear();
+  lines.add(links[0]!);
+  assertEquals(lines.text(0, 1), journalLine(deltasOf(links[0]!)).text, "cleared, written anew");
 });
 
 Deno.test("lines past a part's bytes go in parts of their own", () => {
-  const lines = Array.from({ length: 300 }, (_, i) => {
+  const lines = new JournalLines();
+  for (let i = 0; i < 300; i++) {
     const visits: string[] = [];
     for (let v = 0; v < 20; v++) visits.push("mobile", `host${v}-${"x".repeat(40)}.example`, "DE");
-    return journalLine(deltasOf(link(`id${i}`, visits)));
-  });
-  const parts = addJournal(fakeAtomic(), "w1", 9, lines);
-  assert(parts.length > 1, `${parts.length} parts`);
-  for (const { lines: inPart, part } of parts) {
-    assert(inPart.reduce((sum, line) => sum + line.bytes, 0) <= PART_BYTES);
-    assertEquals(part.left, inPart.length);
-    assertEquals(part.commit, 9);
+    lines.add(link(`id${i}`, visits));
   }
-  assertEquals(parts.flatMap((p) => p.lines).length, 300);
+  const values: string[] = [];
+  const parts = addJournal(fakeAtomic(values), "w1", 9, lines);
+  assert(parts.length > 1, `${parts.length} parts`);
+  parts.forEach(({ lines: inPart, part }, i) => {
+    assert(values[i]!.length <= PART_BYTES, `${values[i]!.length} bytes`);
+    assertEquals(values[i]!.split("\n").length, inPart);
+    assertEquals(part.left, inPart);
+    assertEquals(part.commit, 9);
+  });
+  assertEquals(parts.reduce((sum, p) => sum + p.lines, 0), 300);
+  assertEquals(
+    readJournal(values.join("\n")).map((one) => one.id),
+    Array.from({ length: 300 }, (_, i) => `id${i}`),
+  );
 });
 
 Deno.test("a part that does not read as deltas reads as none, and odd counts are left out", () => {
@@ -67,6 +105,13 @@ Deno.test("a part that does not read as deltas reads as none, and odd counts are
   assertEquals(one!.countries, ["GB", 2]);
 });
 
-function fakeAtomic(): Deno.AtomicOperation {
-  return { set: () => fakeAtomic() } as unknown as Deno.AtomicOperation;
+/** An atomic operation that keeps the values set in `values`. */
+function fakeAtomic(values: unknown[]): Deno.AtomicOperation {
+  const atomic = {
+    set: (_key: Deno.KvKey, value: unknown) => {
+      values.push(value);
+      return atomic;
+    },
+  };
+  return atomic as unknown as Deno.AtomicOperation;
 }

@@ -6,15 +6,9 @@
  */
 import type { Store } from "../kv/store.ts";
 import { TimeSlices } from "../pause.ts";
-import {
-  addJournal,
-  COMMIT_JOURNAL_BYTES,
-  type JournalLine,
-  journalLine,
-  type JournalPart,
-} from "./journal.ts";
+import { addJournal, COMMIT_JOURNAL_BYTES, JournalLines, type JournalPart } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
-import { deltasOf, type FlushOutcome, type LinkDeltas, type LinkVisits } from "./visits.ts";
+import type { FlushOutcome, LinkVisits } from "./visits.ts";
 
 /** Most links one commit of clicks takes. */
 export const CLICKS_PER_COMMIT = 500;
@@ -34,11 +28,10 @@ export function clicksPerCommit(links: number): number {
   return Math.min(CLICKS_PER_COMMIT, Math.max(FEWEST_CLICKS_PER_COMMIT, even));
 }
 
-/** A link's visits with what its commit wrote of them. */
+/** A link's visits with the journal part its commit wrote them in. */
 export interface CommittedLink {
   link: LinkVisits;
-  deltas: LinkDeltas;
-  /** The journal part that holds its deltas until they are folded into its record. */
+  /** The journal part that holds its figures until they are folded into its record. */
   part: JournalPart;
 }
 
@@ -56,7 +49,7 @@ export interface WriteClicksOptions {
 const tried = new WeakMap<LinkVisits, CommittedLink>();
 
 /**
- * Adds each link's deltas, its clicks by people among them, to the commit's journal,
+ * Adds each link's figures, its clicks by people among them, to the commit's journal,
  * `perCommit` links a commit at most, taking links from their iterator only as chunks need
  * them. A link whose visits a commit of unknown outcome carried is skipped when `sequence` found
  * that commit landed. Throws on a store failure; chunks committed before stay committed, and
@@ -71,6 +64,7 @@ export async function writeClicks(
   const total: FlushOutcome = { clicks: 0, bots: 0, dropped: 0 };
   const perCommit = options.perCommit ?? CLICKS_PER_COMMIT;
   const taken = links[Symbol.iterator]();
+  const lines = new JournalLines();
   // The next link is taken as a chunk fills, so a chunk is known whole once the one after it is
   // taken. Taking a link summarizes it (the caller's iterator), so the event loop gets a turn
   // every few ms of that: a second of many distinct visitors never holds it for a chunk's worth.
@@ -78,18 +72,23 @@ export async function writeClicks(
   const slices = new TimeSlices();
   while (!next.done) {
     const chunk: LinkVisits[] = [];
-    const lines: JournalLine[] = [];
-    let bytes = 0;
-    while (!next.done && chunk.length < perCommit && bytes < COMMIT_JOURNAL_BYTES) {
+    // Links of the chunk an earlier commit of unknown outcome was found to have landed.
+    const landed: CommittedLink[] = [];
+    const toWrite: LinkVisits[] = [];
+    lines.clear();
+    while (!next.done && chunk.length < perCommit && lines.bytes < COMMIT_JOURNAL_BYTES) {
       const link = next.value;
       chunk.push(link);
-      const line = journalLine(deltasOf(link));
-      lines.push(line);
-      bytes += line.bytes;
+      const earlier = tried.get(link);
+      if (earlier !== undefined && sequence.landed(link.uncertainAt)) landed.push(earlier);
+      else {
+        toWrite.push(link);
+        lines.add(link);
+      }
       next = taken.next();
       if (slices.over) await slices.yield();
     }
-    const committed = await commitChunk(sequence, store, chunk, lines, options);
+    const committed = await commitChunk(sequence, store, toWrite, lines, options, chunk);
     const outcome = { clicks: 0, bots: 0, dropped: 0 };
     for (const link of chunk) {
       outcome.clicks += link.clicks;
@@ -97,38 +96,28 @@ export async function writeClicks(
     }
     total.clicks += outcome.clicks;
     total.bots += outcome.bots;
-    options.onCommitted(committed, outcome);
+    options.onCommitted([...landed, ...committed], outcome);
     slices.restart();
   }
   return total;
 }
 
-/** One chunk's commit: its journal, built again if this writer was taken over. */
+/** The commit of `links`, whose lines `lines` holds: built again if this writer was taken over. */
 async function commitChunk(
   sequence: CommitSequence,
   store: Store,
-  chunk: LinkVisits[],
-  lines: JournalLine[],
+  links: LinkVisits[],
+  lines: JournalLines,
   options: WriteClicksOptions,
+  chunk: LinkVisits[],
 ): Promise<CommittedLink[]> {
-  const committed: CommittedLink[] = [];
-  const links: LinkVisits[] = [];
-  const toWrite: JournalLine[] = [];
-  chunk.forEach((link, i) => {
-    const earlier = tried.get(link);
-    if (earlier !== undefined && sequence.landed(link.uncertainAt)) committed.push(earlier);
-    else {
-      links.push(link);
-      toWrite.push(lines[i]!);
-    }
-  });
-  while (toWrite.length > 0) {
+  while (links.length > 0) {
     const number = await sequence.next();
     const atomic = store.kv.atomic();
     // The parts hold the lines in their order, so the n-th line journaled is the n-th link.
     const written: CommittedLink[] = [];
-    for (const { part, lines } of addJournal(atomic, sequence.id, number, toWrite)) {
-      for (const { deltas } of lines) written.push({ link: links[written.length]!, deltas, part });
+    for (const { part, lines: count } of addJournal(atomic, sequence.id, number, lines)) {
+      for (let i = 0; i < count; i++) written.push({ link: links[written.length]!, part });
     }
     try {
       if (await sequence.commit(atomic, number) !== "landed") continue; // taken over: again
@@ -140,8 +129,7 @@ async function commitChunk(
       options.onUncertain?.(chunk);
       throw error;
     }
-    committed.push(...written);
-    break;
+    return written;
   }
-  return committed;
+  return [];
 }

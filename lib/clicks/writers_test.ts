@@ -32,7 +32,7 @@ function partOf(left = 1, commit = 1): JournalPart {
 /** `links` as figures waiting, all due now. */
 function figuresOf(links: LinkVisits[], now = 0): WaitingFigures[] {
   const book = new FigureBook(1_000, Infinity);
-  for (const link of links) book.add(deltasOf(link), partOf(), now);
+  for (const link of links) book.add(link, partOf(), now);
   return book.take(now, true);
 }
 
@@ -154,8 +154,8 @@ Deno.test("clicks whose commit was found landed are not journaled again", async 
 Deno.test("figures fall due within the lag, the spread of it by id, or past the bound", () => {
   const book = new FigureBook(60_000, Infinity);
   const links = visits(200);
-  for (const link of links) book.add(deltasOf(link), partOf(), 1_000);
-  book.add(deltasOf(links[0]!), partOf(), 5_000); // a later visit joins the same figures
+  for (const link of links) book.add(link, partOf(), 1_000);
+  book.add(links[0]!, partOf(), 5_000); // a later visit joins the same figures
   assertEquals(book.size, 200);
   assertEquals(book.take(30_999).length, 0, "none is due before half the lag");
   const due = book.take(61_000);
@@ -165,8 +165,8 @@ Deno.test("figures fall due within the lag, the spread of it by id, or past the 
   assert(halfway > 40 && halfway < 160, `${halfway} due halfway: spread over the second half`);
   const bounded = new FigureBook(60_000, 0);
   const part = partOf(2);
-  bounded.add(deltasOf(links[0]!), part, 0);
-  bounded.add(deltasOf(links[0]!), part, 0);
+  bounded.add(links[0]!, part, 0);
+  bounded.add(links[0]!, part, 0);
   assertEquals(bounded.take(0).length, 1, "past the bound in bytes, due at once");
   assert(bounded.bytes > 0);
   bounded.done(bounded.take(0)[0]!);
@@ -271,15 +271,15 @@ Deno.test("the book counts its links' journaled clicks until a record read holds
   const [link] = visits(1);
   link!.clicks = 3;
   const part = partOf(1, 5);
-  book.add(deltasOf(link!), part, 0);
-  book.add(deltasOf(link!), partOf(1, 6), 0, true); // taken over: another writer's to count
+  book.add(link!, part, 0);
+  book.adopt(deltasOf(link!), partOf(1, 6), 0); // taken over: another writer's to count
   assertEquals(book.journaledClicks(link!.id, {}), 3);
   assertEquals(book.journaledClicks(link!.id, { w0: 4 }), 3);
   assertEquals(book.journaledClicks(link!.id, { w0: 5 }), 0, "its record holds them");
   book.done(book.take(0, true)[0]!);
   assertEquals(book.journaledClicks(link!.id, {}), 3, "a record read before the write landed");
   assertEquals(book.journaledClicks(link!.id, { w0: 6 }), 0);
-  book.add(deltasOf(link!), partOf(1, 7), 0); // visits since, waiting again
+  book.add(link!, partOf(1, 7), 0); // visits since, waiting again
   assertEquals(book.journaledClicks(link!.id, { w0: 6 }), 3);
   assertEquals(book.journaledClicks(link!.id, {}), 6, "a record read before both writes");
   book.take(10_000);
