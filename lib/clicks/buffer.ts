@@ -6,6 +6,7 @@
  * @module
  */
 import { beforeDeadline } from "../kv/deadline.ts";
+import { TimeSlices } from "../pause.ts";
 import type { JournaledClicks, Store } from "../kv/store.ts";
 import { VisitClassifier } from "./classify.ts";
 import {
@@ -283,11 +284,15 @@ export class ClickBuffer implements JournaledClicks {
     try {
       await writeClicks(this.#sequence, this.#store, summaries(batch), {
         perCommit: this.#options.clicksPerCommit ?? clicksPerCommit(batch.links.size),
-        onCommitted: (chunk, outcome) => {
+        onCommitted: async (chunk, outcome) => {
           const now = this.#store.now();
+          // A chunk's most visited links may have thousands of visits each to count: the loop
+          // gets its turns meanwhile.
+          const slices = new TimeSlices();
           for (const { link, part } of chunk) {
             written(batch, link.id);
             this.#figures.add(link, part, now);
+            if (slices.over) await slices.yield();
           }
           this.#options.onFlushed?.(outcome);
         },

@@ -39,8 +39,11 @@ export interface CommittedLink {
 export interface WriteClicksOptions {
   /** Links a commit takes at most; default {@linkcode CLICKS_PER_COMMIT}. */
   perCommit?: number;
-  /** Told of each chunk as its clicks are in the store (landed now or by an earlier commit). */
-  onCommitted(chunk: CommittedLink[], outcome: FlushOutcome): void;
+  /**
+   * Told of each chunk as its clicks are in the store (landed now or by an earlier commit); the
+   * next chunk waits for what it returns.
+   */
+  onCommitted(chunk: CommittedLink[], outcome: FlushOutcome): void | Promise<void>;
   /** Told of a chunk whose commit threw; each link's `uncertainAt` is set by then. */
   onUncertain?(chunk: LinkVisits[]): void;
 }
@@ -96,7 +99,7 @@ export async function writeClicks(
     }
     total.clicks += outcome.clicks;
     total.bots += outcome.bots;
-    options.onCommitted([...landed, ...committed], outcome);
+    await options.onCommitted([...landed, ...committed], outcome);
     slices.restart();
   }
   return total;

@@ -90,7 +90,7 @@ Deno.test("a second's clicks are a journal, a chunk a commit, no key a link", as
   const chunks: number[] = [];
   const outcome = await writeClicks(new CommitSequence({ ...store, kv }), { ...store, kv }, links, {
     perCommit: 10,
-    onCommitted: (chunk) => chunks.push(chunk.length),
+    onCommitted: (chunk) => void chunks.push(chunk.length),
   });
   assertEquals(chunks, [10, 10, 5]);
   assertEquals(commits, 3);
@@ -131,7 +131,7 @@ Deno.test("clicks whose commit was found landed are not journaled again", async 
   const told: string[] = [];
   await assertRejects(() =>
     writeClicks(sequence, { ...store, kv }, links, {
-      onCommitted: () => told.push("committed"),
+      onCommitted: () => void told.push("committed"),
       onUncertain: () => told.push("uncertain"),
     }), Error);
   assertEquals(told, ["uncertain"]);
@@ -139,7 +139,7 @@ Deno.test("clicks whose commit was found landed are not journaled again", async 
   await sequence.settle();
   const told2: number[] = [];
   await writeClicks(sequence, { ...store, kv }, links, {
-    onCommitted: (chunk) => told2.push(chunk.length),
+    onCommitted: (chunk) => void told2.push(chunk.length),
   });
   assertEquals(told2, [2], "told committed, the landed commit's journal standing for them");
   const parts = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
