@@ -92,21 +92,13 @@ export class FigureBook {
   /**
    * Adds `link`'s visits, which this writer's commit journaled in `part`, at `now`: due `lagMs`
    * after the first visit waiting. Counted from the visits themselves, so that no counts are
-   * made for them in between.
+   * made for them in between; or, for a line the journal `cut` down, as the journal holds them.
    */
-  add(link: LinkVisits, part: JournalPart, now: number): void {
+  add(link: LinkVisits, part: JournalPart, now: number, cut: LinkDeltas | null = null): void {
     const figures = this.#waiting(link, part, now);
     figures.journaled += link.clicks;
     figures.journaledIn = part;
-    let bytes = link.clicks > 0 ? addTo(figures.days, link.day, link.clicks) : 0;
-    const visits = link.visits;
-    for (let i = 0; i < visits.length; i += VISIT_STRIDE) {
-      const device = visits[i]!;
-      bytes += addTo(figures.devices, device, 1);
-      if (device === "bot") continue;
-      bytes += addTo(figures.referrers, visits[i + 1]!, 1);
-      bytes += addTo(figures.countries, visits[i + 2]!, 1);
-    }
+    const bytes = cut === null ? countVisits(figures, link) : countDeltas(figures, cut);
     this.#counted(figures, link, bytes);
   }
 
@@ -117,9 +109,7 @@ export class FigureBook {
   adopt(deltas: LinkDeltas, part: JournalPart, now: number): void {
     const figures = this.#waiting(deltas, part, now);
     figures.dueAt = Math.min(figures.dueAt, now);
-    const bytes = addAll(figures.days, deltas.days) + addAll(figures.referrers, deltas.referrers) +
-      addAll(figures.devices, deltas.devices) + addAll(figures.countries, deltas.countries);
-    this.#counted(figures, deltas, bytes);
+    this.#counted(figures, deltas, countDeltas(figures, deltas));
   }
 
   /** The figures waiting of `link`, made at `now` when none wait, with `part` among theirs. */
@@ -298,6 +288,26 @@ function spreadOf(id: string): number {
 /** Adds `count` under `name`; the bytes a new name takes. */
 function addTo(counts: Map<string, number>, name: string, count: number): number {
   return countUnder(counts, name, count) ? NAME_BYTES + name.length * 2 : 0;
+}
+
+/** Counts `link`'s visits into `figures`; the bytes their new names take. */
+function countVisits(figures: WaitingFigures, link: LinkVisits): number {
+  let bytes = link.clicks > 0 ? addTo(figures.days, link.day, link.clicks) : 0;
+  const visits = link.visits;
+  for (let i = 0; i < visits.length; i += VISIT_STRIDE) {
+    const device = visits[i]!;
+    bytes += addTo(figures.devices, device, 1);
+    if (device === "bot") continue;
+    bytes += addTo(figures.referrers, visits[i + 1]!, 1);
+    bytes += addTo(figures.countries, visits[i + 2]!, 1);
+  }
+  return bytes;
+}
+
+/** Counts `deltas` into `figures`; the bytes their new names take. */
+function countDeltas(figures: WaitingFigures, deltas: LinkDeltas): number {
+  return addAll(figures.days, deltas.days) + addAll(figures.referrers, deltas.referrers) +
+    addAll(figures.devices, deltas.devices) + addAll(figures.countries, deltas.countries);
 }
 
 function addAll(counts: Map<string, number>, more: Counts): number {

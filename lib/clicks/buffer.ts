@@ -289,9 +289,9 @@ export class ClickBuffer implements JournaledClicks {
           // A chunk's most visited links may have thousands of visits each to count: the loop
           // gets its turns meanwhile.
           const slices = new TimeSlices();
-          for (const { link, part } of chunk) {
+          for (const { link, part, cut } of chunk) {
             written(batch, link.id);
-            this.#figures.add(link, part, now);
+            this.#figures.add(link, part, now, cut);
             if (slices.over) await slices.yield();
           }
           this.#options.onFlushed?.(outcome);

@@ -766,3 +766,25 @@ Deno.test("visits recorded before the country lookup is loaded find their countr
   await buffer.flush();
   assertEquals(await tally(store, COUNTRY_TALLY, "GB"), 4);
 });
+
+Deno.test("a link whose line is cut down to fit a part counts its busiest referrers by name", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "viral" }, options);
+  const buffer = new ClickBuffer(store);
+  // More referring hosts in one second than a journal part holds: the line keeps the busiest.
+  for (let i = 0; i < 3_000; i++) {
+    record(buffer, link, visit({ referer: `https://${"r".repeat(40)}${i}.example/` }));
+  }
+  for (let i = 0; i < 3; i++) record(buffer, link, visit({ referer: "https://often.example/" }));
+  await buffer.flush();
+  assertEquals(await clicksOf(store, link), 3_003);
+  // The figures are the journal's, as a writer taking it over would fold them: the busiest host
+  // is named though a hundred others were seen before it.
+  assertEquals(await tally(store, REFERRER_TALLY, "often.example"), 3);
+  const stats = (await store.kv.get<{ shares: Record<string, Record<string, number>> }>(
+    linkStatsKey(link.id),
+  )).value!;
+  const referrers = stats.shares[REFERRER_TALLY]!;
+  assertEquals(referrers["often.example"], 3);
+  assertEquals(Object.values(referrers).reduce((a, b) => a + b, 0), 3_003);
+});

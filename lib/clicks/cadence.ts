@@ -10,7 +10,7 @@ import { Adopter, silenceOf } from "./adopt.ts";
 import { FigureBook } from "./book.ts";
 import { deleteParts, type JournalPart } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
-import type { LinkVisits } from "./visits.ts";
+import type { LinkDeltas, LinkVisits } from "./visits.ts";
 import { writeFigures } from "./write_figures.ts";
 
 // A tick's figures stop after this much time, the rest left for the next tick, so that a large
@@ -67,10 +67,13 @@ export class FigureCadence {
     return this.#book.size === 0 && this.#spent.length === 0;
   }
 
-  /** Adds a link's visits that this writer's commit journaled in `part`. */
-  add(link: LinkVisits, part: JournalPart, now: number): void {
+  /**
+   * Adds a link's visits that this writer's commit journaled in `part`, as the journal `cut`
+   * them down when it did.
+   */
+  add(link: LinkVisits, part: JournalPart, now: number, cut: LinkDeltas | null): void {
     // A journal of this writer's earlier name is another's since it was taken over.
-    if (part.writer === this.#sequence.id) this.#book.add(link, part, now);
+    if (part.writer === this.#sequence.id) this.#book.add(link, part, now, cut);
   }
 
   /** The clicks of link `id` this writer journaled that its record does not hold yet. */

@@ -55,13 +55,13 @@ export interface JournalLine {
 const LINE_BYTES = 8;
 
 /**
- * `deltas` as a journal line. A line past {@linkcode PART_BYTES} (thousands of referring hosts
- * in one second) counts its least frequent referrers as `other`, as a link's record would past
- * its limit, until it fits.
+ * `deltas` as a journal line. A line past `most` bytes, {@linkcode PART_BYTES} unless told
+ * (thousands of referring hosts in one second), counts its least frequent referrers as `other`,
+ * as a link's record would past its limit, until it fits.
  */
-export function journalLine(deltas: LinkDeltas): JournalLine {
+export function journalLine(deltas: LinkDeltas, most = PART_BYTES): JournalLine {
   let line = lineOf(deltas);
-  while (line.bytes > PART_BYTES && deltas.referrers.length > 2) {
+  while (line.bytes > most && deltas.referrers.length > 2) {
     const pairs: [string, number][] = [];
     const referrers = deltas.referrers;
     for (let i = 0; i < referrers.length; i += 2) {
@@ -92,59 +92,79 @@ function lineOf(deltas: LinkDeltas): JournalLine {
 export class JournalLines {
   #bytes = new Uint8Array(16 * 1024);
   #at = 0;
-  // Where each line ends (past its line break), and the bytes the lines up to it take stored.
+  // Per line: where it ends (past its line break), its bytes as a part's estimate counts them
+  // (see JournalLine), and whether it has a character past ASCII.
   #ends: number[] = [];
-  #stored: number[] = [];
+  #sizes: number[] = [];
+  #wide: boolean[] = [];
   #count = 0;
+  #estimate = 0;
 
   /** Lines written. */
   get size(): number {
     return this.#count;
   }
 
-  /** Bytes the lines take stored. */
+  /** The bytes the lines take stored, estimated generously. */
   get bytes(): number {
-    return this.#count === 0 ? 0 : this.#stored[this.#count - 1]!;
+    return this.#estimate;
   }
 
   /** Forgets every line. */
   clear(): void {
     this.#at = 0;
     this.#count = 0;
+    this.#estimate = 0;
   }
 
   /**
    * Adds `link`'s line. A line past {@linkcode PART_BYTES} is written again as
-   * {@linkcode journalLine} cuts it down.
+   * {@linkcode journalLine} cuts it down; then the deltas it wrote, which are what the link's
+   * figures are to count, are returned.
    */
-  add(link: LinkVisits): void {
+  add(link: LinkVisits): LinkDeltas | null {
     const start = this.#at;
-    const wide = this.#line(link);
-    let stored = (this.#at - start) * (wide ? 2 : 1);
-    if (stored > PART_BYTES) {
+    let wide = this.#line(link);
+    // A character past ASCII may be past Latin-1 too, which has the store keep the whole part
+    // at two bytes a character: such a line counts double.
+    const most = wide ? PART_BYTES / 2 : PART_BYTES;
+    let cut: LinkDeltas | null = null;
+    if (this.#at - start + LINE_BYTES > most) {
       this.#at = start;
-      const cut = journalLine(deltasOf(link));
-      stored = this.#text(cut.text) ? cut.bytes * 2 : cut.bytes;
+      const line = journalLine(deltasOf(link), most);
+      wide = this.#text(line.text);
+      cut = line.deltas;
     }
+    const size = this.#at - start + LINE_BYTES;
     this.#byte(LINE_BREAK);
     this.#ends[this.#count] = this.#at;
-    this.#stored[this.#count] = this.bytes + stored + 1;
+    this.#sizes[this.#count] = size;
+    this.#wide[this.#count] = wide;
     this.#count++;
+    this.#estimate += wide ? 2 * size : size;
+    return cut;
   }
 
   /**
-   * Cuts the lines into parts of at most {@linkcode PART_BYTES} stored: each part's first line
-   * and the line past its last.
+   * Cuts the lines into parts of at most {@linkcode PART_BYTES} stored, a part with a character
+   * past ASCII counted at two bytes each: each part's first line and the line past its last.
    */
   parts(): [from: number, to: number][] {
     const parts: [number, number][] = [];
     let from = 0;
-    let before = 0;
+    let bytes = 0;
+    let wide = false;
     for (let i = 0; i < this.#count; i++) {
-      if (i > from && this.#stored[i]! - before > PART_BYTES) {
+      const more = bytes + this.#sizes[i]!;
+      const wider: boolean = wide || this.#wide[i]!;
+      if (i > from && (wider ? 2 * more : more) > PART_BYTES) {
         parts.push([from, i]);
-        before = this.#stored[i - 1]!;
         from = i;
+        bytes = this.#sizes[i]!;
+        wide = this.#wide[i]!;
+      } else {
+        bytes = more;
+        wide = wider;
       }
     }
     if (from < this.#count) parts.push([from, this.#count]);
@@ -216,7 +236,9 @@ export class JournalLines {
   #number(value: number, radix: number): void {
     this.#room(24);
     const start = this.#at;
-    let left = Math.floor(value);
+    // Counts and times are whole and finite; anything else is written as 0, never as a text
+    // that no reader takes.
+    let left = Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
     do {
       const digit = left % radix;
       this.#bytes[this.#at++] = digit < 10 ? 48 + digit : 87 + digit;
@@ -246,7 +268,7 @@ const TAB = 9;
 const LINE_BREAK = 10;
 const SPACE = 32;
 const utf8Encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder();
+const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Names counted in the order first seen, with no map made or cleared per link: a list searched

@@ -115,3 +115,54 @@ function fakeAtomic(values: unknown[]): Deno.AtomicOperation {
   };
   return atomic as unknown as Deno.AtomicOperation;
 }
+
+Deno.test("a line cut down is cut where a line of text was, and tells what it holds", () => {
+  const visits: string[] = [];
+  for (let i = 0; i < 2_000; i++) {
+    visits.push("desktop", `h${String(i).padStart(6, "0")}.example`, "GB");
+  }
+  const whole = lineOfLength(visits, 0).length;
+  // Lines less than 8 bytes short of a part, which its estimate adds to each line, are cut too.
+  for (const short of [0, 4, 7, 8]) {
+    const big = link("x".repeat(PART_BYTES - whole - short), visits);
+    const lines = new JournalLines();
+    const cut = lines.add(big);
+    const old = journalLine(deltasOf({ ...big, visits: [...visits] }));
+    assertEquals(lines.text(0, 1), old.text, `${short} bytes short`);
+    assertEquals(cut === null, short >= 8, `${short} bytes short`);
+    if (cut !== null) assertEquals(cut.referrers, old.deltas.referrers);
+  }
+});
+
+Deno.test("a part with a character past ASCII is cut as the store keeps it, two bytes each", async () => {
+  await using store = await memoryStore();
+  const lines = new JournalLines();
+  const plain: string[] = [];
+  for (let i = 0; i < 400; i++) plain.push("desktop", `site${i}-${"x".repeat(80)}.example`, "GB");
+  lines.add(link("plain", plain));
+  lines.add(link("euro", ["desktop", "€.example", "GB"]));
+  const atomic = store.kv.atomic();
+  const parts = addJournal(atomic, "w1", 1, lines);
+  assertEquals(parts.length, 2, "the wide line goes in a part of its own");
+  assert((await atomic.commit()).ok, "the store takes every part");
+  const stored = await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }));
+  assertEquals(stored.flatMap((entry) => readJournal(entry.value)).map((one) => one.id), [
+    "plain",
+    "euro",
+  ]);
+});
+
+Deno.test("a time or count that is not a whole number is written as one", () => {
+  const lines = new JournalLines();
+  lines.add({ ...link("odd", ["desktop", "news.example", "GB"]), lastUsedAt: Infinity });
+  lines.add({ ...link("half", ["desktop", "news.example", "GB"]), lastUsedAt: 71.5 });
+  const [odd, half] = readJournal(lines.text(0, 2));
+  assertEquals([odd!.lastUsedAt, half!.lastUsedAt], [0, 71]);
+});
+
+/** The text of a line of `visits` under an id of `idLength` characters, never cut. */
+function lineOfLength(visits: string[], idLength: number): string {
+  const deltas = deltasOf(link("x".repeat(idLength), visits));
+  return `${deltas.id}\t${deltas.lastUsedAt.toString(36)}\t2026-11-23\t${deltas.clicks}\t` +
+    `${deltas.devices.join(" ")}\t${deltas.referrers.join(" ")}\t${deltas.countries.join(" ")}`;
+}

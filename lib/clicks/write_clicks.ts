@@ -8,7 +8,7 @@ import type { Store } from "../kv/store.ts";
 import { TimeSlices } from "../pause.ts";
 import { addJournal, COMMIT_JOURNAL_BYTES, JournalLines, type JournalPart } from "./journal.ts";
 import type { CommitSequence } from "./sequence.ts";
-import type { FlushOutcome, LinkVisits } from "./visits.ts";
+import type { FlushOutcome, LinkDeltas, LinkVisits } from "./visits.ts";
 
 /** Most links one commit of clicks takes. */
 export const CLICKS_PER_COMMIT = 500;
@@ -33,6 +33,8 @@ export interface CommittedLink {
   link: LinkVisits;
   /** The journal part that holds its figures until they are folded into its record. */
   part: JournalPart;
+  /** What its line holds when the line was cut down to fit a part, else `null`. */
+  cut: LinkDeltas | null;
 }
 
 /** Options of {@linkcode writeClicks}. */
@@ -78,6 +80,7 @@ export async function writeClicks(
     // Links of the chunk an earlier commit of unknown outcome was found to have landed.
     const landed: CommittedLink[] = [];
     const toWrite: LinkVisits[] = [];
+    const cuts: (LinkDeltas | null)[] = [];
     lines.clear();
     while (!next.done && chunk.length < perCommit && lines.bytes < COMMIT_JOURNAL_BYTES) {
       const link = next.value;
@@ -86,12 +89,12 @@ export async function writeClicks(
       if (earlier !== undefined && sequence.landed(link.uncertainAt)) landed.push(earlier);
       else {
         toWrite.push(link);
-        lines.add(link);
+        cuts.push(lines.add(link));
       }
       next = taken.next();
       if (slices.over) await slices.yield();
     }
-    const committed = await commitChunk(sequence, store, toWrite, lines, options, chunk);
+    const committed = await commitChunk(sequence, store, { toWrite, cuts, lines }, options, chunk);
     const outcome = { clicks: 0, bots: 0, dropped: 0 };
     for (const link of chunk) {
       outcome.clicks += link.clicks;
@@ -105,22 +108,31 @@ export async function writeClicks(
   return total;
 }
 
-/** The commit of `links`, whose lines `lines` holds: built again if this writer was taken over. */
+/** The links of a chunk to journal, their lines, and what each line holds when cut down. */
+interface ChunkLines {
+  toWrite: LinkVisits[];
+  cuts: (LinkDeltas | null)[];
+  lines: JournalLines;
+}
+
+/** The commit of a chunk's lines: built again if this writer was taken over. */
 async function commitChunk(
   sequence: CommitSequence,
   store: Store,
-  links: LinkVisits[],
-  lines: JournalLines,
+  { toWrite, cuts, lines }: ChunkLines,
   options: WriteClicksOptions,
   chunk: LinkVisits[],
 ): Promise<CommittedLink[]> {
-  while (links.length > 0) {
+  while (toWrite.length > 0) {
     const number = await sequence.next();
     const atomic = store.kv.atomic();
     // The parts hold the lines in their order, so the n-th line journaled is the n-th link.
     const written: CommittedLink[] = [];
     for (const { part, lines: count } of addJournal(atomic, sequence.id, number, lines)) {
-      for (let i = 0; i < count; i++) written.push({ link: links[written.length]!, part });
+      for (let i = 0; i < count; i++) {
+        const n = written.length;
+        written.push({ link: toWrite[n]!, part, cut: cuts[n]! });
+      }
     }
     try {
       if (await sequence.commit(atomic, number) !== "landed") continue; // taken over: again
