@@ -251,6 +251,8 @@ async function clickWait(origin: string): Promise<number | null> {
  * (the figures of those visits) runs when it is resumed, in its own rounds.
  */
 export async function pauseWhenWritten(service: ServiceProcess): Promise<void> {
+  // A paused service answers no scrape: it is left as it is.
+  if (paused.has(service)) return;
   const deadline = performance.now() + 10_000;
   while (await clickWait(service.origin) !== 0) {
     if (performance.now() > deadline) {
@@ -261,10 +263,15 @@ export async function pauseWhenWritten(service: ServiceProcess): Promise<void> {
     await pause(100);
   }
   Deno.kill(service.pid, "SIGSTOP");
+  paused.add(service);
 }
+
+// The services paused by `pauseWhenWritten` and not resumed since.
+const paused = new WeakSet<ServiceProcess>();
 
 /** Resumes a service {@linkcode pauseWhenWritten} paused; nothing when it runs or is gone. */
 export function resume(service: ServiceProcess): void {
+  paused.delete(service);
   try {
     Deno.kill(service.pid, "SIGCONT");
   } catch {
