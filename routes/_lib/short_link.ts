@@ -16,7 +16,7 @@ import { REDIRECT_HEADERS } from "./redirect.ts";
  * carries no `X-Request-Id` and is not access-logged unless `LOG_REDIRECTS=1` (docs/api.md).
  */
 export function redirectTo(record: DatedLinkRecord): Response {
-  let template = redirectOfRecord.get(record);
+  let template = (record as WithRedirect)[REDIRECT];
   if (template === undefined) {
     template = new Response(null, {
       status: 302,
@@ -27,14 +27,18 @@ export function redirectTo(record: DatedLinkRecord): Response {
         ["access-control-expose-headers", EXPOSED_HEADERS],
       ],
     });
-    redirectOfRecord.set(record, template);
+    // Not enumerable: no view, copy or store write of the record carries it.
+    if (Object.isExtensible(record)) Object.defineProperty(record, REDIRECT, { value: template });
   }
   return template.clone();
 }
 
 // Each link's 302, made once for the record a cache holds: a clone copies its headers without
-// checking them again, a tenth of a new Response's cost (docs/benchmarks.md).
-const redirectOfRecord = new WeakMap<DatedLinkRecord, Response>();
+// checking them again, a tenth of a new Response's cost. Kept on the record, as long as it
+// lives, rather than in a WeakMap, whose 10,000 entries every full collection of V8 walked in
+// its pause (docs/benchmarks.md).
+const REDIRECT = Symbol("302");
+type WithRedirect = DatedLinkRecord & { [REDIRECT]?: Response };
 
 /** Records a GET's visit for the click figures; tracking never breaks a redirect. */
 export function recordVisit(
