@@ -1,7 +1,9 @@
 /**
  * The CPU a flush spends per link, apart from the redirect: a second's clicks, a link's figures
  * and the buffer's whole flush, on a 1,000- and a 100,000-link store; beside them, one commit
- * of a single sum.
+ * of a single sum. The clicks and the figures are of browser visits, classified as the redirect
+ * classifies them (`bench/_traffic.ts`): a second's at a link of a busy service, and a lag
+ * period's, whose countries, referrers and devices make the record a figures write rewrites.
  * @module
  */
 import process from "node:process";
@@ -14,10 +16,18 @@ import { getManyChunked } from "../lib/kv/get_many.ts";
 import { linkKey } from "../lib/kv/keys.ts";
 import type { Store } from "../lib/kv/store.ts";
 import { ClickBuffer } from "../lib/clicks/buffer.ts";
+import { VisitClassifier } from "../lib/clicks/classify.ts";
+import { loadGeoipLookup } from "../lib/clicks/geoip.ts";
 import type { DatedLinkRecord } from "../lib/links/mod.ts";
 import { dayOf } from "../lib/tallies/kinds.ts";
 import { fixed, freshStore, printTable, seedLinksFast, spreadPaths } from "./_lib.ts";
 import { BROWSER_UA, median } from "./_wrk.ts";
+import { BROWSER_USER_AGENTS, newClients, REFERRERS } from "./_traffic.ts";
+
+// Visits a link gets in a second of a busy service (10,000 links at 60,000 a second), and in a
+// lag period of one a second: a journal line's, and a figures write's.
+const VISITS_A_SECOND = 6;
+const VISITS_A_LAG = 60;
 
 /** Options of {@linkcode benchFlush}. */
 export interface FlushBenchOptions {
@@ -36,8 +46,10 @@ export async function benchFlush(options: FlushBenchOptions = {}): Promise<void>
   const rounds = options.rounds ?? 15;
   console.log(
     `\n## Click flush: CPU of the whole process per link written, ${count.toLocaleString("en")} ` +
-      `links a flush, one visitor each, median of ${rounds} flushes\n`,
+      `links a flush, median of ${rounds} flushes; browser visits, ${VISITS_A_SECOND} a link ` +
+      `for its clicks, ${VISITS_A_LAG} for its figures, one for the buffer's flush\n`,
   );
+  const visits = await browserVisits();
   const rows: (string | number)[][] = [];
   const commits: (string | number)[][] = [];
   for (const size of sizes) {
@@ -51,13 +63,13 @@ export async function benchFlush(options: FlushBenchOptions = {}): Promise<void>
         at,
         "clicks: a journal line a link",
         order,
-        ...shown(await clickWrites(store, ordered, rounds)),
+        ...shown(await clickWrites(store, ordered, visits, rounds)),
       ]);
       rows.push([
         at,
         "figures: a record a link",
         order,
-        ...shown(await figureWrites(store, ordered, rounds)),
+        ...shown(await figureWrites(store, ordered, visits, rounds)),
       ]);
       rows.push([
         at,
@@ -88,18 +100,51 @@ function shuffled<T>(items: T[]): T[] {
   return copy;
 }
 
-/** One person's visit to each link, as a flush writes it. */
-function visitsOf(links: DatedLinkRecord[], now: number): LinkVisits[] {
-  return links.map((link) => ({
-    slug: link.slug,
-    id: link.id,
-    title: link.title,
-    clicks: 1,
-    bots: 0,
-    lastUsedAt: now,
-    day: dayOf(now),
-    visits: ["desktop", "direct", "unknown"],
-  }));
+/**
+ * Browser visits as the redirect keeps them, three names each: one of forty User-Agents, one of
+ * ten referrers or none, and a new public client address, each classified.
+ */
+async function browserVisits(): Promise<string[]> {
+  const classifier = new VisitClassifier(await loadGeoipLookup());
+  const visits: string[] = [];
+  newClients(10_007).forEach((client, i) => {
+    const userAgent = BROWSER_USER_AGENTS[i % BROWSER_USER_AGENTS.length]!;
+    const referer = REFERRERS[(i * 7) % REFERRERS.length]!;
+    visits.push(
+      classifier.device(userAgent),
+      classifier.referrer(referer),
+      classifier.country("", client) ?? "unknown",
+    );
+  });
+  return visits;
+}
+
+/** `each` visits to each link, as a flush writes them, drawn in turn from `visits`. */
+function visitsOf(
+  links: DatedLinkRecord[],
+  now: number,
+  visits: string[],
+  each: number,
+): LinkVisits[] {
+  let next = 0;
+  return links.map((link) => {
+    const own: string[] = [];
+    for (let i = 0; i < each; i++) {
+      if (next >= visits.length) next = 0;
+      own.push(visits[next]!, visits[next + 1]!, visits[next + 2]!);
+      next += 3;
+    }
+    return {
+      slug: link.slug,
+      id: link.id,
+      title: link.title,
+      clicks: each,
+      bots: 0,
+      lastUsedAt: now,
+      day: dayOf(now),
+      visits: own,
+    };
+  });
 }
 
 interface FlushFigures {
@@ -150,11 +195,13 @@ async function bufferFlushes(
 async function clickWrites(
   store: Store,
   links: DatedLinkRecord[],
+  visits: string[],
   rounds: number,
 ): Promise<FlushFigures> {
   const sequence = new CommitSequence(store);
+  const second = visitsOf(links, store.now(), visits, VISITS_A_SECOND);
   const figures = await measure(rounds, async () => {
-    await writeClicks(sequence, store, visitsOf(links, store.now()), { onCommitted() {} });
+    await writeClicks(sequence, store, second, { onCommitted() {} });
   });
   return { ...figures, cpuPerLink: figures.cpuPerLink / links.length };
 }
@@ -163,14 +210,20 @@ async function clickWrites(
 async function figureWrites(
   store: Store,
   links: DatedLinkRecord[],
+  visits: string[],
   rounds: number,
 ): Promise<FlushFigures> {
   const sequence = new CommitSequence(store);
-  const figures = await measure(rounds, async () => {
+  // Each flush's book is made beforehand: the book counts visits as their clicks commit.
+  const books = Array.from({ length: rounds + 3 }, () => {
     const book = new FigureBook(1_000, Infinity);
     const now = store.now();
     const part = { key: ["bench_journal"], writer: sequence.id, commit: now, left: links.length };
-    for (const visits of visitsOf(links, now)) book.add(visits, part, now);
+    for (const link of visitsOf(links, now, visits, VISITS_A_LAG)) book.add(link, part, now);
+    return { book, now };
+  });
+  const figures = await measure(rounds, async () => {
+    const { book, now } = books.pop()!;
     await writeFigures(sequence, store, book.take(now, true), {
       touched: new Map(),
       onWritten() {},
