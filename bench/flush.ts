@@ -22,7 +22,7 @@ import type { DatedLinkRecord } from "../lib/links/mod.ts";
 import { dayOf } from "../lib/tallies/kinds.ts";
 import { fixed, freshStore, printTable, seedLinksFast, spreadPaths } from "./_lib.ts";
 import { BROWSER_UA, median } from "./_wrk.ts";
-import { BROWSER_USER_AGENTS, newClients, REFERRERS } from "./_traffic.ts";
+import { BROWSER_USER_AGENTS, newClients, REFERRERS, shuffled } from "./_traffic.ts";
 
 // Visits a link gets in a second of a busy service (10,000 links at 60,000 a second), and in a
 // lag period of one a second: a journal line's, and a figures write's.
@@ -89,15 +89,6 @@ export async function benchFlush(options: FlushBenchOptions = {}): Promise<void>
 async function linksOf(store: Store, slugs: string[]): Promise<DatedLinkRecord[]> {
   const entries = await getManyChunked(store.kv, slugs.map(linkKey));
   return entries.map((entry) => entry.value as DatedLinkRecord);
-}
-
-function shuffled<T>(items: T[]): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
 }
 
 /**
