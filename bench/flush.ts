@@ -8,7 +8,7 @@
  */
 import process from "node:process";
 import { FigureBook } from "../lib/clicks/book.ts";
-import type { LinkVisits } from "../lib/clicks/visits.ts";
+import { type LinkVisits, VISIT_STRIDE } from "../lib/clicks/visits.ts";
 import { writeClicks } from "../lib/clicks/write_clicks.ts";
 import { writeFigures } from "../lib/clicks/write_figures.ts";
 import { CommitSequence } from "../lib/clicks/sequence.ts";
@@ -28,6 +28,9 @@ import { BROWSER_USER_AGENTS, newClients, REFERRERS, shuffled } from "./_traffic
 // lag period of one a second: a journal line's, and a figures write's.
 const VISITS_A_SECOND = 6;
 const VISITS_A_LAG = 60;
+
+// Flushes run before the measured ones, whose figures are left out.
+const WARM_UP_FLUSHES = 3;
 
 /** Options of {@linkcode benchFlush}. */
 export interface FlushBenchOptions {
@@ -122,8 +125,8 @@ function visitsOf(
     const own: string[] = [];
     for (let i = 0; i < each; i++) {
       if (next >= visits.length) next = 0;
-      own.push(visits[next]!, visits[next + 1]!, visits[next + 2]!);
-      next += 3;
+      own.push(...visits.slice(next, next + VISIT_STRIDE));
+      next += VISIT_STRIDE;
     }
     return {
       slug: link.slug,
@@ -153,12 +156,12 @@ function shown(figures: FlushFigures): string[] {
 async function measure(rounds: number, flush: () => Promise<void>): Promise<FlushFigures> {
   const cpu: number[] = [];
   const wall: number[] = [];
-  for (let round = 0; round < rounds + 3; round++) {
+  for (let round = 0; round < WARM_UP_FLUSHES + rounds; round++) {
     const cpuBefore = process.cpuUsage();
     const start = performance.now();
     await flush();
     const used = process.cpuUsage(cpuBefore);
-    if (round < 3) continue;
+    if (round < WARM_UP_FLUSHES) continue;
     cpu.push(used.user + used.system);
     wall.push(performance.now() - start);
   }
@@ -206,7 +209,7 @@ async function figureWrites(
 ): Promise<FlushFigures> {
   const sequence = new CommitSequence(store);
   // Each flush's book is made beforehand: the book counts visits as their clicks commit.
-  const books = Array.from({ length: rounds + 3 }, () => {
+  const books = Array.from({ length: WARM_UP_FLUSHES + rounds }, () => {
     const book = new FigureBook(1_000, Infinity);
     const now = store.now();
     const part = { key: ["bench_journal"], writer: sequence.id, commit: now, left: links.length };
