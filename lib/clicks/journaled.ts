@@ -9,6 +9,7 @@ import { clickJournalKey, clickJournalPrefix, clickWritersPrefix } from "../kv/k
 import type { Store } from "../kv/store.ts";
 import { foldedIn, readJournalClicks } from "./journal.ts";
 import { lastLanded } from "./sequence.ts";
+import { TimeSlices } from "../pause.ts";
 
 // A journal part read, kept to learn when it is spent: deleted once every link of it is folded.
 interface PartRead {
@@ -26,11 +27,8 @@ interface PartRead {
 // this long after its reading: its links are written within the lag, and the part deleted after.
 const CHECK_EVERY_MS = 5_000;
 
-/** Journal parts one reading reads at most, so a backlog is read over several. */
-export const PARTS_PER_READING = 200;
-
-// Parts one commit's journal takes at most (256 KiB in parts of 48), with room to spare.
-const COMMIT_PARTS = 8;
+/** Journal parts a reading lists at a time; it reads on until it has read every commit. */
+export const PARTS_PER_PAGE = 200;
 
 /** Journal lines held at most; past it, no part is read until some are forgotten. */
 export const MAX_LINES = 2_000_000;
@@ -76,10 +74,10 @@ export class OtherJournals {
   }
 
   /**
-   * Reads the journal parts other writers committed since the last reading, up to
-   * {@linkcode PARTS_PER_READING}. The reading starts after the call, so it sees every commit
-   * landed before (a backlog past the budget aside): one asked for while another runs starts when
-   * it ends, shared by every call meanwhile.
+   * Reads the journal parts other writers committed since the last reading, a backlog included,
+   * a few ms at a time between turns of the event loop. The reading starts after the call, so it
+   * sees every commit landed before: one asked for while another runs starts when it ends, shared
+   * by every call meanwhile.
    */
   fresh(): Promise<void> {
     if (this.#queued !== null) return this.#queued;
@@ -125,25 +123,30 @@ export class OtherJournals {
       const writer = String(entry.key[1]);
       if (writer !== own) latest.set(writer, lastLanded(entry.value));
     }
-    let budget = PARTS_PER_READING;
+    const slices = new TimeSlices();
     for (const [writer, last] of latest) {
-      const from = this.#readTo.get(writer) ?? 0;
-      if (last <= from || budget < COMMIT_PARTS || this.#lines >= MAX_LINES) continue;
-      const parts = await Array.fromAsync(kv.list(
-        { prefix: clickJournalPrefix(writer), start: clickJournalKey(writer, from + 1, 0) },
-        { limit: budget },
-      ));
-      budget -= parts.length;
-      // At the budget, the last commit's parts may be cut short: it is left for the next reading.
-      const cut = budget === 0 ? Number(parts.at(-1)!.key[2]) : Infinity;
-      let to = cut === Infinity ? last : from;
-      for (const entry of parts) {
-        const commit = Number(entry.key[2]);
-        if (commit >= cut) break;
-        this.#add(this.#numberOf(writer), commit, entry.key, entry.value);
-        to = Math.max(to, commit);
+      let from = this.#readTo.get(writer) ?? 0;
+      while (from < last && this.#lines < MAX_LINES) {
+        const parts = await Array.fromAsync(kv.list(
+          { prefix: clickJournalPrefix(writer), start: clickJournalKey(writer, from + 1, 0) },
+          { limit: PARTS_PER_PAGE },
+        ));
+        slices.restart();
+        // A full page may end within a commit: that commit is left for the next page, which
+        // holds it whole (a commit's journal is a dozen parts at most).
+        const cut = parts.length === PARTS_PER_PAGE ? Number(parts.at(-1)!.key[2]) : Infinity;
+        let to = cut === Infinity ? last : from;
+        for (const entry of parts) {
+          const commit = Number(entry.key[2]);
+          if (commit >= cut) break;
+          this.#add(this.#numberOf(writer), commit, entry.key, entry.value);
+          to = Math.max(to, commit);
+          if (slices.over) await slices.yield();
+        }
+        if (to === from) break; // a page of one commit's parts: never made (see above)
+        this.#readTo.set(writer, to);
+        from = to;
       }
-      this.#readTo.set(writer, to);
     }
     // A writer whose key is gone wrote all its figures; its parts read are looked at as spent.
     for (const writer of this.#readTo.keys()) if (!latest.has(writer)) this.#readTo.delete(writer);
