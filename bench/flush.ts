@@ -1,13 +1,15 @@
 /**
  * The CPU a flush spends per link, apart from the redirect: a second's clicks, a link's figures
  * and the buffer's whole flush, on a 1,000- and a 100,000-link store; beside them, one commit
- * of a single sum. The clicks and the figures are of browser visits, classified as the redirect
- * classifies them (`bench/_traffic.ts`): a second's at a link of a busy service, and a lag
- * period's, whose countries, referrers and devices make the record a figures write rewrites.
+ * of a single sum; and a new instance's first reading of a busy one's journal. The clicks and the
+ * figures are of browser visits, classified as the redirect classifies them (`bench/_traffic.ts`):
+ * a second's at a link of a busy service, and a lag period's, whose countries, referrers and
+ * devices make the record a figures write rewrites.
  * @module
  */
 import process from "node:process";
 import { FigureBook } from "../lib/clicks/book.ts";
+import { OtherJournals } from "../lib/clicks/journaled.ts";
 import { type LinkVisits, VISIT_STRIDE } from "../lib/clicks/visits.ts";
 import { writeClicks } from "../lib/clicks/write_clicks.ts";
 import { writeFigures } from "../lib/clicks/write_figures.ts";
@@ -28,6 +30,10 @@ import { BROWSER_USER_AGENTS, newClients, REFERRERS, shuffled } from "./_traffic
 // lag period of one a second: a journal line's, and a figures write's.
 const VISITS_A_SECOND = 6;
 const VISITS_A_LAG = 60;
+
+// A busy instance's journal a new one reads first: a lag period's seconds of 10,000 links each.
+const BACKLOG_SECONDS = 60;
+const BACKLOG_LINKS = 10_000;
 
 // Flushes run before the measured ones, whose figures are left out.
 const WARM_UP_FLUSHES = 3;
@@ -87,6 +93,21 @@ export async function benchFlush(options: FlushBenchOptions = {}): Promise<void>
   printTable(["stored links", "written", "visit order", "CPU µs a link", "flush ms"], rows);
   console.log("\nOne commit of a single sum, the least a commit costs:\n");
   printTable(["stored links", "CPU µs", "wall µs"], commits);
+  const backlog = await backlogReading(visits);
+  console.log(
+    `\nA new instance's first reading of a busy one's journal: ${BACKLOG_SECONDS} s of ` +
+      `${BACKLOG_LINKS.toLocaleString("en")} links a second, ${VISITS_A_SECOND} visits a link ` +
+      "(the event loop's longest wait: a 1 ms timer's longest gap meanwhile)\n",
+  );
+  printTable(
+    ["journal lines", "readings until every click counts", "ms", "event loop's longest wait ms"],
+    [[
+      backlog.lines.toLocaleString("en"),
+      backlog.readings,
+      fixed(backlog.ms, 0),
+      fixed(backlog.longestWaitMs, 1),
+    ]],
+  );
 }
 
 async function linksOf(store: Store, slugs: string[]): Promise<DatedLinkRecord[]> {
@@ -235,4 +256,49 @@ async function sumCommits(store: Store, count: number): Promise<{ cpu: number; w
   const used = process.cpuUsage(cpuBefore);
   const wall = (performance.now() - start) * 1000 / count;
   return { cpu: (used.user + used.system) / count, wall };
+}
+
+/**
+ * A busy writer's lag period of journal, written as its flushes write it, then read by a new
+ * instance's `OtherJournals` until it counts every click: the readings that takes, their time,
+ * and the longest the event loop waited meanwhile.
+ */
+async function backlogReading(
+  visits: string[],
+): Promise<{ lines: number; readings: number; ms: number; longestWaitMs: number }> {
+  await using store = await freshStore();
+  const slugs = spreadPaths(await seedLinksFast(store, BACKLOG_LINKS), BACKLOG_LINKS);
+  const links = await linksOf(store, slugs.map((path) => path.slice(1)));
+  const busy = new CommitSequence(store);
+  for (let second = 0; second < BACKLOG_SECONDS; second++) {
+    const clicked = visitsOf(links, store.now(), visits, VISITS_A_SECOND);
+    await writeClicks(busy, store, clicked, { onCommitted() {} });
+  }
+  const expected = BACKLOG_SECONDS * links.length * VISITS_A_SECOND;
+  const reader = new OtherJournals(store, 60_000, () => "bench_reader");
+  const counted = () => links.reduce((sum, link) => sum + reader.clicksOf(link.id, {}), 0);
+  let longestWaitMs = 0;
+  let last = performance.now();
+  const watch = setInterval(() => {
+    const now = performance.now();
+    longestWaitMs = Math.max(longestWaitMs, now - last);
+    last = now;
+  }, 1);
+  const start = performance.now();
+  let readings = 0;
+  try {
+    // Bounded: a reading that counted nothing more would loop for ever.
+    while (counted() < expected && readings < 1_000) {
+      await reader.fresh();
+      readings++;
+    }
+  } finally {
+    clearInterval(watch);
+  }
+  return {
+    lines: BACKLOG_SECONDS * links.length,
+    readings,
+    ms: performance.now() - start,
+    longestWaitMs,
+  };
 }
