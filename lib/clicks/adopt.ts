@@ -12,6 +12,7 @@ import {
   linkStatsKey,
 } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
+import { TimeSlices } from "../pause.ts";
 import { readLinkStats } from "../tallies/shares.ts";
 import type { FigureBook } from "./book.ts";
 import { foldedIn, type JournalPart, readJournal } from "./journal.ts";
@@ -20,6 +21,21 @@ import type { LinkDeltas } from "./visits.ts";
 
 /** Journal parts read into the book at most each time, so a large journal is taken in turns. */
 export const PARTS_PER_TURN = 200;
+
+// Links a takeover reads at once (two keys each): a turn reads some thousands, and their answers,
+// arriving together, would hold the event loop for as long as they all take to decode.
+const LINKS_AT_ONCE = 50;
+
+// Links whose facts a takeover keeps from one turn to the next, at most: a busy journal names
+// the same links in every turn's parts.
+const KNOWN_LINKS = 50_000;
+
+/** What a takeover needs of a link: its marks, to leave out what its record holds, and names. */
+interface LinkFacts {
+  folded: Readonly<Record<string, number>>;
+  slug: string;
+  title: string;
+}
 
 /**
  * One writer's part in taking over others: which silent writers it holds, and how far it has
@@ -34,6 +50,11 @@ export class Adopter {
   #held = new Map<string, string | undefined>();
   // Each writer's key as last read, and when it was first read so (this instance's clock).
   #heard = new Map<string, { versionstamp: string; at: number }>();
+  // Facts of the links read since the last writer was taken over (null: gone). A link's marks
+  // for a writer held move only by this writer's own figures, of parts it has read, so they
+  // serve every later part of that journal; a link gone since loses its visits when its figures
+  // are written, as any link gone does.
+  #known = new Map<string, LinkFacts | null>();
 
   /**
    * An adopter for the writer of `sequence`, which counts a writer silent once its key has not
@@ -54,6 +75,7 @@ export class Adopter {
   /** Forgets every writer held: this one was itself taken over, and they with it. */
   release(): void {
     this.#held.clear();
+    this.#known.clear();
   }
 
   /**
@@ -72,17 +94,20 @@ export class Adopter {
         { limit, cursor },
       );
       const parts: { part: JournalPart; deltas: LinkDeltas[] }[] = [];
+      const slices = new TimeSlices();
       for await (const entry of iterator) {
         const commit = Number(entry.key[2]);
         parts.push({
           part: { key: entry.key, writer, commit, left: 0 },
           deltas: readJournal(entry.value),
         });
+        if (slices.over) await slices.yield();
       }
       budget -= parts.length;
       this.#held.set(writer, parts.length < limit ? "" : iterator.cursor);
       await this.#add(book, writer, parts);
     }
+    if (!this.reading) this.#known.clear();
   }
 
   async #takeSilent(): Promise<void> {
@@ -115,7 +140,11 @@ export class Adopter {
         if (!mine) await this.#store.kv.atomic().check(entry).delete(entry.key).commit();
         continue;
       }
-      if (mine || await this.#sequence.takeOver(entry)) this.#held.set(writer, undefined);
+      if (mine || await this.#sequence.takeOver(entry)) {
+        this.#held.set(writer, undefined);
+        // Marks read before now may lag what that writer folded until it fell silent.
+        this.#known.clear();
+      }
     }
   }
 
@@ -128,35 +157,46 @@ export class Adopter {
     writer: string,
     parts: { part: JournalPart; deltas: LinkDeltas[] }[],
   ): Promise<void> {
-    const ids = [...new Set(parts.flatMap(({ deltas }) => deltas.map((one) => one.id)))];
-    const keys = ids.flatMap((id) => [linkStatsKey(id), linkByCreatedKey(id)]);
-    const entries = await getManyChunked(this.#store.kv, keys);
-    const links = new Map<
-      string,
-      { folded: Readonly<Record<string, number>>; slug: string; title: string }
-    >();
-    ids.forEach((id, i) => {
-      const stats = entries[2 * i]!.value;
-      const record = entries[2 * i + 1]!.value as { slug?: unknown; title?: unknown } | null;
-      // A link gone has left every figure: nothing of it is to be added.
-      if (stats === null || record === null || typeof record.slug !== "string") return;
-      links.set(id, {
-        folded: readLinkStats(stats).folded ?? {},
-        slug: record.slug,
-        title: typeof record.title === "string" ? record.title : "",
+    const known = this.#known;
+    const named = new Set<string>();
+    for (const { deltas } of parts) for (const one of deltas) named.add(one.id);
+    let unknown = [...named].filter((id) => !known.has(id));
+    if (known.size + unknown.length > KNOWN_LINKS) {
+      known.clear();
+      unknown = [...named];
+    }
+    const slices = new TimeSlices();
+    for (let i = 0; i < unknown.length; i += LINKS_AT_ONCE) {
+      const group = unknown.slice(i, i + LINKS_AT_ONCE);
+      const keys = group.flatMap((id) => [linkStatsKey(id), linkByCreatedKey(id)]);
+      const entries = await getManyChunked(this.#store.kv, keys);
+      group.forEach((id, j) => {
+        const stats = entries[2 * j]!.value;
+        const record = entries[2 * j + 1]!.value as { slug?: unknown; title?: unknown } | null;
+        // A link gone has left every figure: nothing of it is to be added.
+        known.set(
+          id,
+          stats === null || record === null || typeof record.slug !== "string" ? null : {
+            folded: readLinkStats(stats).folded ?? {},
+            slug: record.slug,
+            title: typeof record.title === "string" ? record.title : "",
+          },
+        );
       });
-    });
+      if (slices.over) await slices.yield();
+    }
     const now = this.#store.now();
     for (const { part, deltas } of parts) {
       for (const one of deltas) {
-        const link = links.get(one.id);
-        if (link === undefined || foldedIn(link.folded, writer, part.commit)) continue;
+        const link = known.get(one.id);
+        if (!link || foldedIn(link.folded, writer, part.commit)) continue;
         one.slug = link.slug;
         one.title = link.title;
         part.left++;
         book.adopt(one, part, now);
       }
       if (part.left === 0) book.spend(part, 0);
+      if (slices.over) await slices.yield();
     }
   }
 }

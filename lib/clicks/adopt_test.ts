@@ -13,7 +13,9 @@ import {
   REFERRER_TALLY,
 } from "../tallies/kinds.ts";
 import { readLinkStats, shareOf } from "../tallies/shares.ts";
-import { silenceOf } from "./adopt.ts";
+import { Adopter, PARTS_PER_TURN, silenceOf } from "./adopt.ts";
+import { FigureBook } from "./book.ts";
+import { CommitSequence } from "./sequence.ts";
 import { ClickBuffer } from "./buffer.ts";
 
 const options = { serviceHost: "sho.rt" };
@@ -253,4 +255,35 @@ Deno.test("a writer that stops leaves no key, and a silent one with nothing left
   await takeOver(store, other);
   assertEquals(await keysUnder(store, ["click_writers"]), [], "nothing to take over: the key goes");
   await assertFiguresAgree(store, made, 6);
+});
+
+Deno.test("a writer taken over later is read against its links' marks as they are then", async () => {
+  await using store = await memoryStore();
+  const [link] = await links(store, 1);
+  const id = link!.id;
+  const line = `${id}\t0\t2026-11-02\t1\tdesktop 1\tdirect 1\tGB 1`;
+  const journal = async (writer: string, commits: number) => {
+    for (let commit = 1; commit <= commits; commit++) {
+      await store.kv.set(["click_journal", writer, commit, 0], line);
+    }
+    await store.kv.set(clickWriterKey(writer), commits);
+  };
+  // A long journal, read over several turns: the link's facts are read in the first.
+  const long = 2 * PARTS_PER_TURN + 50;
+  await journal("gone", long);
+  const adopter = new Adopter(new CommitSequence(store), store, silenceOf(LAG_MS));
+  const book = new FigureBook(LAG_MS, Infinity);
+  await adopter.turn(book); // hears it
+  store.advance(SILENT);
+  await adopter.turn(book); // takes it over, reads a turn's parts
+  // Meanwhile another writer journals three clicks and folds them into the link's record, its
+  // parts left behind (their delete failed), then falls silent.
+  await journal("late", 3);
+  const stats = readLinkStats((await store.kv.get(linkStatsKey(id))).value);
+  await store.kv.set(linkStatsKey(id), { ...stats, folded: { late: 3 } });
+  await adopter.turn(book); // hears it, reads the long journal on
+  store.advance(SILENT);
+  while (adopter.reading || book.size === 0) await adopter.turn(book);
+  const [waiting] = book.take(store.now(), true);
+  assertEquals(waiting?.clicks, long, "the long journal's clicks, none of those folded");
 });
