@@ -1,14 +1,15 @@
 /**
  * The CPU a flush spends per link, apart from the redirect: a second's clicks, a link's figures
  * and the buffer's whole flush, on a 1,000- and a 100,000-link store; beside them, one commit
- * of a single sum; and a new instance's first reading of a busy one's journal. The clicks and the
- * figures are of browser visits, classified as the redirect classifies them (`bench/_traffic.ts`):
- * a second's at a link of a busy service, and a lag period's, whose countries, referrers and
- * devices make the record a figures write rewrites.
+ * of a single sum; and a busy instance's journal read whole by a new one and taken over by a
+ * survivor. The clicks and the figures are of browser visits, classified as the redirect
+ * classifies them (`bench/_traffic.ts`): a second's at a link of a busy service, and a lag
+ * period's, whose countries, referrers and devices make the record a figures write rewrites.
  * @module
  */
 import process from "node:process";
 import { FigureBook } from "../lib/clicks/book.ts";
+import { Adopter } from "../lib/clicks/adopt.ts";
 import { OtherJournals } from "../lib/clicks/journaled.ts";
 import { type LinkVisits, VISIT_STRIDE } from "../lib/clicks/visits.ts";
 import { writeClicks } from "../lib/clicks/write_clicks.ts";
@@ -17,6 +18,7 @@ import { CommitSequence } from "../lib/clicks/sequence.ts";
 import { getManyChunked } from "../lib/kv/get_many.ts";
 import { linkKey } from "../lib/kv/keys.ts";
 import type { Store } from "../lib/kv/store.ts";
+import { pause } from "../lib/pause.ts";
 import { ClickBuffer } from "../lib/clicks/buffer.ts";
 import { VisitClassifier } from "../lib/clicks/classify.ts";
 import { loadGeoipLookup } from "../lib/clicks/geoip.ts";
@@ -93,20 +95,22 @@ export async function benchFlush(options: FlushBenchOptions = {}): Promise<void>
   printTable(["stored links", "written", "visit order", "CPU µs a link", "flush ms"], rows);
   console.log("\nOne commit of a single sum, the least a commit costs:\n");
   printTable(["stored links", "CPU µs", "wall µs"], commits);
-  const backlog = await backlogReading(visits);
   console.log(
-    `\nA new instance's first reading of a busy one's journal: ${BACKLOG_SECONDS} s of ` +
-      `${BACKLOG_LINKS.toLocaleString("en")} links a second, ${VISITS_A_SECOND} visits a link ` +
-      "(the event loop's longest wait: a 1 ms timer's longest gap meanwhile)\n",
+    `\nA busy instance's journal, ${BACKLOG_SECONDS} s of ${BACKLOG_LINKS.toLocaleString("en")} ` +
+      `links a second (${(BACKLOG_SECONDS * BACKLOG_LINKS).toLocaleString("en")} lines), read ` +
+      "whole by a new instance, and taken over by a survivor once it falls silent; the event " +
+      "loop's longest wait is a 1 ms timer's longest gap meanwhile\n",
   );
+  const backlog = await backlogReadings(visits);
   printTable(
-    ["journal lines", "readings until every click counts", "ms", "event loop's longest wait ms"],
-    [[
-      backlog.lines.toLocaleString("en"),
-      backlog.readings,
-      fixed(backlog.ms, 0),
-      fixed(backlog.longestWaitMs, 1),
-    ]],
+    ["read by", "readings", "ms", "CPU ms", "event loop's longest wait ms"],
+    backlog.map((one) => [
+      one.by,
+      one.readings,
+      fixed(one.ms, 0),
+      fixed(one.cpuMs, 0),
+      fixed(one.longestWaitMs, 1),
+    ]),
   );
 }
 
@@ -258,14 +262,20 @@ async function sumCommits(store: Store, count: number): Promise<{ cpu: number; w
   return { cpu: (used.user + used.system) / count, wall };
 }
 
+/** How one reader of a journal fared: its readings (or turns), their time, CPU and stalls. */
+interface BacklogReading {
+  by: string;
+  readings: number;
+  ms: number;
+  cpuMs: number;
+  longestWaitMs: number;
+}
+
 /**
- * A busy writer's lag period of journal, written as its flushes write it, then read by a new
- * instance's `OtherJournals` until it counts every click: the readings that takes, their time,
- * and the longest the event loop waited meanwhile.
+ * A busy writer's lag period of journal, written as its flushes write it, then read whole by a
+ * new instance's `OtherJournals`, and taken over by a survivor's `Adopter` once it falls silent.
  */
-async function backlogReading(
-  visits: string[],
-): Promise<{ lines: number; readings: number; ms: number; longestWaitMs: number }> {
+async function backlogReadings(visits: string[]): Promise<BacklogReading[]> {
   await using store = await freshStore();
   const slugs = spreadPaths(await seedLinksFast(store, BACKLOG_LINKS), BACKLOG_LINKS);
   const links = await linksOf(store, slugs.map((path) => path.slice(1)));
@@ -277,6 +287,30 @@ async function backlogReading(
   const expected = BACKLOG_SECONDS * links.length * VISITS_A_SECOND;
   const reader = new OtherJournals(store, 60_000, () => "bench_reader");
   const counted = () => links.reduce((sum, link) => sum + reader.clicksOf(link.id, {}), 0);
+  // Each reads until it has everything, bounded: one that gained nothing would loop for ever.
+  const read = await readingsUntil(
+    "a new instance",
+    () => reader.fresh(),
+    () => counted() < expected,
+  );
+  const survivor = new Adopter(new CommitSequence(store), store, 0);
+  const book = new FigureBook(60_000, Infinity);
+  await survivor.turn(book); // hears the busy writer's key, silent from then on
+  await pause(2);
+  const taken = await readingsUntil(
+    "a survivor's takeover",
+    () => survivor.turn(book),
+    () => survivor.reading || book.size === 0,
+  );
+  return [read, taken];
+}
+
+/** Runs `reading` while `more()` says so, a thousand times at most, timing it. */
+async function readingsUntil(
+  by: string,
+  reading: () => Promise<void>,
+  more: () => boolean,
+): Promise<BacklogReading> {
   let longestWaitMs = 0;
   let last = performance.now();
   const watch = setInterval(() => {
@@ -284,21 +318,23 @@ async function backlogReading(
     longestWaitMs = Math.max(longestWaitMs, now - last);
     last = now;
   }, 1);
+  const cpuBefore = process.cpuUsage();
   const start = performance.now();
   let readings = 0;
   try {
-    // Bounded: a reading that counted nothing more would loop for ever.
-    while (counted() < expected && readings < 1_000) {
-      await reader.fresh();
+    while (more() && readings < 1_000) {
+      await reading();
       readings++;
     }
   } finally {
     clearInterval(watch);
   }
+  const cpu = process.cpuUsage(cpuBefore);
   return {
-    lines: BACKLOG_SECONDS * links.length,
+    by,
     readings,
     ms: performance.now() - start,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     longestWaitMs,
   };
 }
