@@ -245,10 +245,12 @@ export class ClickBuffer implements JournaledClicks {
     this.#keepForRetry([]);
     this.#writing = batches;
     let failure: { error: unknown } | undefined;
+    let settled = false;
     try {
       // A commit whose outcome was unknown is found landed or lost before anything else.
       await this.#sequence.settle();
       this.#figures.settle();
+      settled = true;
       await this.#lookupReady();
       await resolveCountries(batches, this.#classifier);
       for (const batch of batches) await this.#writeClicks(batch);
@@ -263,8 +265,10 @@ export class ClickBuffer implements JournaledClicks {
       this.#writing = [];
     }
     try {
-      // The figures of the clicks written go on, even when some clicks are left for a retry.
-      await this.#figures.run(all);
+      // The figures of the clicks written go on, even when some clicks are left for a retry;
+      // not before the book knows what a commit of unknown outcome carried, lest it write that
+      // again once its commit finds the commit landed.
+      if (settled) await this.#figures.run(all);
     } catch (error) {
       failure ??= { error };
     }

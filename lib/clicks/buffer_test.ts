@@ -788,3 +788,35 @@ Deno.test("a link whose line is cut down to fit a part counts its busiest referr
   assertEquals(referrers["often.example"], 3);
   assertEquals(Object.values(referrers).reduce((a, b) => a + b, 0), 3_003);
 });
+
+Deno.test("figures whose commit landed unseen are written once when the next settle fails", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "x" }, options);
+  const faults: Faults = { commits: 0, down: false };
+  let failWriterRead = false;
+  const kv = new Proxy(faultyKv(store.kv, faults), {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property === "get") {
+        return (key: Deno.KvKey) => {
+          if (failWriterRead && key[0] === "click_writers") {
+            failWriterRead = false;
+            return Promise.reject(new Error("the store failed to answer"));
+          }
+          return value.call(target, key);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const buffer = new ClickBuffer({ ...store, kv }, { statsLagMs: 60_000, log: () => {} });
+  for (let i = 0; i < 5; i++) record(buffer, link, visit());
+  await buffer.tick(); // clicks committed, figures wait
+  faults.landing = 1; // the figures commit lands, its answer is lost
+  await buffer.flush().catch(() => {});
+  failWriterRead = true; // the next flush's settle fails once
+  await buffer.flush().catch(() => {});
+  await buffer.flush();
+  assertEquals(await tally(store, CLICK_TALLY), 5);
+  assertEquals((await readCounters(store, [link.id]))[0]!.clicks, 5);
+});
