@@ -4,7 +4,7 @@
  * over and writes them (docs/decisions/2026-11-28-click-layout.md).
  * @module
  */
-import { getManyChunked } from "../kv/get_many.ts";
+import { readInSlices } from "../kv/get_many.ts";
 import {
   clickJournalPrefix,
   clickWritersPrefix,
@@ -13,7 +13,7 @@ import {
 } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
 import { TimeSlices } from "../pause.ts";
-import { readLinkStats } from "../tallies/shares.ts";
+import { readFolded } from "../tallies/shares.ts";
 import type { FigureBook } from "./book.ts";
 import { foldedIn, type JournalPart, readJournal } from "./journal.ts";
 import { type CommitSequence, isTakenOver } from "./sequence.ts";
@@ -22,17 +22,12 @@ import type { LinkDeltas } from "./visits.ts";
 /** Journal parts read into the book at most each time, so a large journal is taken in turns. */
 export const PARTS_PER_TURN = 200;
 
-// Links a takeover reads at once (two keys each): a turn reads some thousands, and their answers,
-// arriving together, would hold the event loop for as long as they all take to decode.
-const LINKS_AT_ONCE = 50;
-
-// Links whose facts a takeover keeps from one turn to the next, at most: a busy journal names
+// Links whose names a takeover keeps from one turn to the next, at most: a busy journal names
 // the same links in every turn's parts.
-const KNOWN_LINKS = 50_000;
+const NAMED_LINKS = 50_000;
 
-/** What a takeover needs of a link: its marks, to leave out what its record holds, and names. */
-interface LinkFacts {
-  folded: Readonly<Record<string, number>>;
+/** A link's names, which never change, as a takeover adds its deltas to the book. */
+interface LinkNames {
   slug: string;
   title: string;
 }
@@ -50,11 +45,9 @@ export class Adopter {
   #held = new Map<string, string | undefined>();
   // Each writer's key as last read, and when it was first read so (this instance's clock).
   #heard = new Map<string, { versionstamp: string; at: number }>();
-  // Facts of the links read since the last writer was taken over (null: gone). A link's marks
-  // for a writer held move only by this writer's own figures, of parts it has read, so they
-  // serve every later part of that journal; a link gone since loses its visits when its figures
-  // are written, as any link gone does.
-  #known = new Map<string, LinkFacts | null>();
+  // The names of the links read while journals are read, null for a link gone; their marks are
+  // read afresh each turn, as another taker of the same journal may fold parts of it meanwhile.
+  #names = new Map<string, LinkNames | null>();
 
   /**
    * An adopter for the writer of `sequence`, which counts a writer silent once its key has not
@@ -75,7 +68,7 @@ export class Adopter {
   /** Forgets every writer held: this one was itself taken over, and they with it. */
   release(): void {
     this.#held.clear();
-    this.#known.clear();
+    this.#names.clear();
   }
 
   /**
@@ -104,10 +97,11 @@ export class Adopter {
         if (slices.over) await slices.yield();
       }
       budget -= parts.length;
-      this.#held.set(writer, parts.length < limit ? "" : iterator.cursor);
       await this.#add(book, writer, parts);
+      // Moved on only once the parts are in the book: a failed read reads them again.
+      this.#held.set(writer, parts.length < limit ? "" : iterator.cursor);
     }
-    if (!this.reading) this.#known.clear();
+    if (!this.reading) this.#names.clear();
   }
 
   async #takeSilent(): Promise<void> {
@@ -140,11 +134,7 @@ export class Adopter {
         if (!mine) await this.#store.kv.atomic().check(entry).delete(entry.key).commit();
         continue;
       }
-      if (mine || await this.#sequence.takeOver(entry)) {
-        this.#held.set(writer, undefined);
-        // Marks read before now may lag what that writer folded until it fell silent.
-        this.#known.clear();
-      }
+      if (mine || await this.#sequence.takeOver(entry)) this.#held.set(writer, undefined);
     }
   }
 
@@ -157,39 +147,38 @@ export class Adopter {
     writer: string,
     parts: { part: JournalPart; deltas: LinkDeltas[] }[],
   ): Promise<void> {
-    const known = this.#known;
+    const kv = this.#store.kv;
+    const names = this.#names;
     const named = new Set<string>();
     for (const { deltas } of parts) for (const one of deltas) named.add(one.id);
-    let unknown = [...named].filter((id) => !known.has(id));
-    if (known.size + unknown.length > KNOWN_LINKS) {
-      known.clear();
-      unknown = [...named];
-    }
-    const slices = new TimeSlices();
-    for (let i = 0; i < unknown.length; i += LINKS_AT_ONCE) {
-      const group = unknown.slice(i, i + LINKS_AT_ONCE);
-      const keys = group.flatMap((id) => [linkStatsKey(id), linkByCreatedKey(id)]);
-      const entries = await getManyChunked(this.#store.kv, keys);
-      group.forEach((id, j) => {
-        const stats = entries[2 * j]!.value;
-        const record = entries[2 * j + 1]!.value as { slug?: unknown; title?: unknown } | null;
-        // A link gone has left every figure: nothing of it is to be added.
-        known.set(
-          id,
-          stats === null || record === null || typeof record.slug !== "string" ? null : {
-            folded: readLinkStats(stats).folded ?? {},
-            slug: record.slug,
-            title: typeof record.title === "string" ? record.title : "",
-          },
+    if (names.size + named.size > NAMED_LINKS) names.clear();
+    const unnamed = [...named].filter((id) => !names.has(id));
+    await readInSlices(kv, unnamed.map(linkByCreatedKey), (entries, from) => {
+      entries.forEach((entry, i) => {
+        const record = entry.value as { slug?: unknown; title?: unknown } | null;
+        names.set(
+          unnamed[from + i]!,
+          typeof record?.slug === "string"
+            ? { slug: record.slug, title: typeof record.title === "string" ? record.title : "" }
+            : null,
         );
       });
-      if (slices.over) await slices.yield();
-    }
+    });
+    // A link gone has left every figure: nothing of it is to be added.
+    const live = [...named].filter((id) => names.get(id));
+    const marks = new Map<string, Readonly<Record<string, number>>>();
+    await readInSlices(kv, live.map(linkStatsKey), (entries, from) => {
+      entries.forEach((entry, i) => {
+        if (entry.value !== null) marks.set(live[from + i]!, readFolded(entry.value) ?? {});
+      });
+    });
+    const slices = new TimeSlices();
     const now = this.#store.now();
     for (const { part, deltas } of parts) {
       for (const one of deltas) {
-        const link = known.get(one.id);
-        if (!link || foldedIn(link.folded, writer, part.commit)) continue;
+        const link = names.get(one.id);
+        const folded = marks.get(one.id);
+        if (!link || !folded || foldedIn(folded, writer, part.commit)) continue;
         one.slug = link.slug;
         one.title = link.title;
         part.left++;

@@ -287,3 +287,35 @@ Deno.test("a writer taken over later is read against its links' marks as they ar
   const [waiting] = book.take(store.now(), true);
   assertEquals(waiting?.clicks, long, "the long journal's clicks, none of those folded");
 });
+
+Deno.test("a takeover whose read of its links' records fails reads those parts again", async () => {
+  await using store = await memoryStore();
+  const [link] = await links(store, 1);
+  const killed = new ClickBuffer(store, { statsLagMs: LAG_MS });
+  for (let i = 0; i < 5; i++) record(killed, link!, visit());
+  await killed.tick(); // its clicks are journaled, then it is killed
+  let failNext = false;
+  const kv = new Proxy(store.kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property === "getMany") {
+        return (keys: Deno.KvKey[]) => {
+          if (failNext && keys.some((key) => key[0] === "links_by_created")) {
+            failNext = false;
+            return Promise.reject(new Error("the store failed to answer"));
+          }
+          return value.call(target, keys);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const taker = new ClickBuffer({ ...store, kv }, { statsLagMs: LAG_MS, log: () => {} });
+  await taker.tick(); // hears the killed writer
+  store.advance(SILENT);
+  failNext = true;
+  await taker.tick(); // takes it over; the read of its links' records fails once
+  store.advance(1_000);
+  await taker.flush();
+  await assertFiguresAgree(store, [link!], 5);
+});

@@ -64,15 +64,20 @@ export function readLinkStats(value: unknown): LinkStats {
     shares,
     lastUsedAt: typeof last === "number" && last > 0 ? last : null,
   };
-  const folded = (value as Partial<LinkStats> | null)?.folded;
-  if (folded && typeof folded === "object") {
-    const marks = namesRecord();
-    for (const [writer, commit] of Object.entries(folded)) {
-      if (Number.isSafeInteger(commit)) marks[writer] = commit;
-    }
-    stats.folded = marks;
-  }
+  const folded = readFolded(value);
+  if (folded !== undefined) stats.folded = folded;
   return stats;
+}
+
+/** The marks of a stored record (see {@linkcode LinkStats.folded}), read alone. */
+export function readFolded(value: unknown): Record<string, number> | undefined {
+  const folded = (value as Partial<LinkStats> | null)?.folded;
+  if (!folded || typeof folded !== "object") return undefined;
+  const marks = namesRecord();
+  for (const [writer, commit] of Object.entries(folded)) {
+    if (Number.isSafeInteger(commit)) marks[writer] = commit;
+  }
+  return marks;
 }
 
 /** The link's share of `kind` under `name`. */
