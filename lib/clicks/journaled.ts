@@ -4,7 +4,7 @@
  * (docs/decisions/2026-11-28-click-layout.md).
  * @module
  */
-import { getManyChunked } from "../kv/get_many.ts";
+import { readInSlices } from "../kv/get_many.ts";
 import { clickJournalKey, clickJournalPrefix, clickWritersPrefix } from "../kv/keys.ts";
 import type { Store } from "../kv/store.ts";
 import { foldedIn, readJournalClicks } from "./journal.ts";
@@ -29,6 +29,9 @@ const CHECK_EVERY_MS = 5_000;
 
 /** Journal parts a reading lists at a time; it reads on until it has read every commit. */
 export const PARTS_PER_PAGE = 200;
+
+// Spent parts looked at at once: groups of 20, four at a time.
+const PARTS_AT_ONCE = { groupSize: 20, inFlight: 4 };
 
 /** Journal lines held at most; past it, no part is read until some are forgotten. */
 export const MAX_LINES = 2_000_000;
@@ -180,23 +183,29 @@ export class OtherJournals {
     this.#checkedAt = now;
     const due = this.#parts.filter((part) => part.checkAt <= now);
     if (due.length === 0) return;
-    const found = await getManyChunked(this.#store.kv, due.map((part) => part.key));
     const spent = new Set<PartRead>();
-    due.forEach((part, i) => {
-      if (found[i]!.versionstamp !== null) {
-        part.checkAt = now + this.#lagMs;
-      } else if (part.gone) {
-        spent.add(part);
-      } else {
-        part.gone = true;
-        part.checkAt = now + CHECK_EVERY_MS;
-      }
-    });
+    // Each part is read whole, some tens of KiB: a few groups of them at a time.
+    const keys = due.map((part) => part.key);
+    await readInSlices(this.#store.kv, keys, (found, from) => {
+      found.forEach((entry, i) => {
+        const part = due[from + i]!;
+        if (entry.versionstamp !== null) {
+          part.checkAt = now + this.#lagMs;
+        } else if (part.gone) {
+          spent.add(part);
+        } else {
+          part.gone = true;
+          part.checkAt = now + CHECK_EVERY_MS;
+        }
+      });
+    }, PARTS_AT_ONCE);
+    this.#parts = this.#parts.filter((part) => !spent.has(part));
+    const slices = new TimeSlices();
     for (const part of spent) {
       for (const id of part.ids) this.#forget(id, part.writer, part.commit);
       this.#lines -= part.ids.length;
+      if (slices.over) await slices.yield();
     }
-    this.#parts = this.#parts.filter((part) => !spent.has(part));
   }
 
   #forget(id: string, writer: number, commit: number): void {

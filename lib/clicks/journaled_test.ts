@@ -7,7 +7,7 @@ import type { Store } from "../kv/store.ts";
 import { readOneLinkFigures } from "../tallies/link_figures.ts";
 import { silenceOf } from "./adopt.ts";
 import { ClickBuffer } from "./buffer.ts";
-import { readJournalClicks } from "./journal.ts";
+import { COMMIT_JOURNAL_BYTES, PART_BYTES, readJournalClicks } from "./journal.ts";
 import { OtherJournals, PARTS_PER_PAGE } from "./journaled.ts";
 
 const LAG_MS = 60_000;
@@ -169,4 +169,19 @@ Deno.test("a backlog of journal is read whole in one reading, pages cut within a
   assertEquals(others.clicksOf("x", { backlog: 100 }), 3 * (commits - 100));
   await others.fresh();
   assertEquals(others.clicksOf("x", {}), 3 * commits, "nothing read again");
+  // Folded and spent, every part is forgotten, found gone at two looks 5 s apart.
+  for (const { key } of await Array.fromAsync(store.kv.list({ prefix: ["click_journal"] }))) {
+    await store.kv.delete(key);
+  }
+  store.advance(LAG_MS + 5_000);
+  await others.fresh();
+  store.advance(5_000);
+  await others.fresh();
+  assertEquals([others.clicksOf("x", {}), others.size], [0, 0]);
+});
+
+Deno.test("a page holds many commits' journals: a reading always moves on", () => {
+  // A commit's journal takes at most COMMIT_JOURNAL_BYTES, in parts of PART_BYTES or half that.
+  const mostParts = Math.ceil(COMMIT_JOURNAL_BYTES / (PART_BYTES / 2));
+  assertEquals(PARTS_PER_PAGE > 2 * mostParts, true, `${PARTS_PER_PAGE} against ${mostParts}`);
 });
