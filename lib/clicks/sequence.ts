@@ -165,6 +165,8 @@ export class CommitSequence {
    * it: false when it moved meanwhile (another writer came first, or it spoke again).
    */
   async takeOver(entry: Deno.KvEntryMaybe<unknown>): Promise<boolean> {
+    // Settled first: a writer itself taken over goes on under a new name, the one to set here.
+    const number = await this.next();
     const atomic = this.#store.kv.atomic()
       .check(entry)
       .set(
@@ -172,7 +174,7 @@ export class CommitSequence {
         { takenBy: this.#id, last: lastLanded(entry.value) } satisfies TakenOver,
         { expireIn: WRITER_KEPT_MS },
       );
-    return await this.commit(atomic) === "landed";
+    return await this.commit(atomic, number) === "landed";
   }
 
   #remember(number: number): void {

@@ -67,6 +67,18 @@ Deno.test("a commit that landed on a try answered locked, then refused, counts a
   assertEquals((await store.kv.get<Deno.KvU64>(["n"])).value?.value, 1n);
 });
 
+Deno.test("a writer taken over itself takes another over under its new name", async () => {
+  await using store = await memoryStore();
+  // Taken over while it did not know its state (as after a commit left unanswered).
+  await store.kv.set(clickWriterKey("stale"), { takenBy: "other", last: 1 });
+  const stale = new CommitSequence(store, "stale");
+  await store.kv.set(clickWriterKey("silent"), 5);
+  assertEquals(await stale.takeOver(await store.kv.get(clickWriterKey("silent"))), true);
+  assert(stale.id !== "stale", "it goes on under a new name");
+  const value = (await store.kv.get(clickWriterKey("silent"))).value as { takenBy: string };
+  assertEquals(value.takenBy, stale.id, "the journal names the writer that reads it");
+});
+
 Deno.test("two writers' sequences never hold each other back", async () => {
   await using store = await memoryStore();
   const one = new CommitSequence(store);
