@@ -131,10 +131,26 @@ export class Adopter {
       if ((await left.next()).done) {
         // Silent with nothing left: its key goes, so that instances that come and go leave no
         // keys to read each tick. Checked: a commit of its that lands first keeps it.
-        if (!mine) await this.#store.kv.atomic().check(entry).delete(entry.key).commit();
+        // A writer that holds another's journal keeps its key: that journal is taken with it.
+        const holds = [...writers.values()].some(({ value }) =>
+          isTakenOver(value) && value.takenBy === writer
+        );
+        if (!mine && !holds) {
+          await this.#store.kv.atomic().check(entry).delete(entry.key).commit();
+        }
         continue;
       }
-      if (mine || await this.#sequence.takeOver(entry)) this.#held.set(writer, undefined);
+      // A journal its taker holds is taken with that taker, silent too: stopped, it reads it no
+      // more. Taken alone, the taker could speak again and read on beside this one.
+      const holder = isTakenOver(value) && !mine ? value.takenBy : undefined;
+      const along = holder === undefined || this.#held.has(holder)
+        ? undefined
+        : writers.get(holder);
+      const withHolder = along !== undefined && !isTakenOver(along.value) ? [along] : [];
+      if (mine || await this.#sequence.takeOver(entry, ...withHolder)) {
+        this.#held.set(writer, undefined);
+        if (withHolder.length > 0) this.#held.set(holder!, undefined);
+      }
     }
   }
 

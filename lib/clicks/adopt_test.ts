@@ -17,6 +17,7 @@ import { Adopter, PARTS_PER_TURN, silenceOf } from "./adopt.ts";
 import { FigureBook } from "./book.ts";
 import { CommitSequence } from "./sequence.ts";
 import { ClickBuffer } from "./buffer.ts";
+import { FigureCadence } from "./cadence.ts";
 
 const options = { serviceHost: "sho.rt" };
 const LAG_MS = 60_000;
@@ -318,4 +319,97 @@ Deno.test("a takeover whose read of its links' records fails reads those parts a
   store.advance(1_000);
   await taker.flush();
   await assertFiguresAgree(store, [link!], 5);
+});
+
+Deno.test("a journal whose taker fell silent is taken with that taker, which then stops", async () => {
+  await using store = await memoryStore();
+  const [link] = await links(store, 1);
+  const line = `${link!.id}\t0\t2026-11-02\t1\tdesktop 1\tdirect 1\tGB 1`;
+  await store.kv.set(["click_journal", "a", 1, 0], line);
+  // "b" took "a" over and reads it; its own journal is empty.
+  const b = new CommitSequence(store, "b");
+  await b.commit(store.kv.atomic());
+  await store.kv.set(clickWriterKey("a"), { takenBy: "b", last: 1 });
+  const adopter = new Adopter(new CommitSequence(store), store, silenceOf(LAG_MS));
+  const book = new FigureBook(LAG_MS, Infinity);
+  await adopter.turn(book); // hears both
+  store.advance(SILENT);
+  await adopter.turn(book); // "b" is silent: "a" is taken, and "b" with it
+  const held = (await store.kv.get(clickWriterKey("b"))).value as { takenBy?: string };
+  assert(held?.takenBy !== undefined, "b's key is taken, not deleted");
+  assertEquals(await b.commit(store.kv.atomic()), "refused", "b speaks again: it was taken over");
+  assert(b.id !== "b", "so it goes on under a new name, and reads nothing of a's");
+  assertEquals(book.size, 1, "the taker holds a's figures");
+});
+
+Deno.test("a journal two instances came to hold counts its clicks once", async () => {
+  await using store = await memoryStore();
+  const link = await createLink(store, { url: "example.com", slug: "l" }, options);
+  const line = `${link.id}\t0\t2026-11-02\t1\tdesktop 1\tdirect 1\tGB 1`;
+  const N = 3 * PARTS_PER_TURN + 50; // read over four turns
+  for (let commit = 1; commit <= N; commit++) {
+    await store.kv.set(["click_journal", "a", commit, 0], line);
+  }
+  await store.kv.set(clickWriterKey("a"), N);
+  const opts = { lagMs: LAG_MS, maxBytes: Infinity, report: () => {} };
+  // b's deletes of spent parts fail (as a store hiccup would), so the parts it folded stay.
+  const noDeletes = new Proxy(store.kv, {
+    get(target, property) {
+      if (property === "atomic") {
+        return () => {
+          const op = target.atomic();
+          let other = false;
+          const proxy: Deno.AtomicOperation = new Proxy(op, {
+            get(o, name) {
+              if (name === "commit") {
+                return () =>
+                  other ? o.commit() : Promise.reject(new Error("the store failed to answer"));
+              }
+              const member = Reflect.get(o, name, o);
+              if (typeof member !== "function") return member;
+              return (...args: unknown[]) => {
+                if (name !== "delete") other = true;
+                const result = member.apply(o, args);
+                return result === o ? proxy : result;
+              };
+            },
+          });
+          return proxy;
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const storeB = { ...store, kv: noDeletes };
+  const seqB = new CommitSequence(storeB, "b");
+  let hook = true;
+  class Hooked extends CommitSequence {
+    override async takeOver(...entries: Deno.KvEntryMaybe<unknown>[]): Promise<boolean> {
+      const ok = await super.takeOver(...entries);
+      // b, stalled past its silence, speaks again just as c takes "a" from it: taken with "a",
+      // it finds itself taken over and reads "a" no more.
+      if (ok && entries[0]!.key[1] === "a" && hook) {
+        hook = false;
+        await seqB.commit(store.kv.atomic());
+      }
+      return ok;
+    }
+  }
+  const b = new FigureCadence(storeB, seqB, opts);
+  const c = new FigureCadence(store, new Hooked(store, "c"), opts);
+  await b.run(false).catch(() => {});
+  await c.run(false); // both hear "a"
+  store.advance(SILENT);
+  await b.run(false).catch(() => {}); // b takes "a" over and writes a turn's parts
+  await c.run(false); // c hears b's key and a's new value
+  store.advance(SILENT); // b stalls
+  for (let i = 0; i < 6; i++) {
+    await c.run(false);
+    await b.run(false).catch(() => {});
+    store.advance(1000);
+  }
+  const stats = readLinkStats((await store.kv.get(linkStatsKey(link.id))).value);
+  assertEquals(shareOf(stats, CLICK_TALLY), N);
+  assert(seqB.id !== "b", "b went on under a new name");
 });

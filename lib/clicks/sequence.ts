@@ -161,19 +161,20 @@ export class CommitSequence {
   }
 
   /**
-   * Takes over the silent writer whose key is `entry`, in a commit of this sequence that checks
-   * it: false when it moved meanwhile (another writer came first, or it spoke again).
+   * Takes over the silent writers whose keys are `entries`, in one commit of this sequence that
+   * checks them: false when one moved meanwhile (another writer came first, or it spoke again).
    */
-  async takeOver(entry: Deno.KvEntryMaybe<unknown>): Promise<boolean> {
+  async takeOver(...entries: Deno.KvEntryMaybe<unknown>[]): Promise<boolean> {
     // Settled first: a writer itself taken over goes on under a new name, the one to set here.
     const number = await this.next();
-    const atomic = this.#store.kv.atomic()
-      .check(entry)
-      .set(
+    const atomic = this.#store.kv.atomic();
+    for (const entry of entries) {
+      atomic.check(entry).set(
         entry.key,
         { takenBy: this.#id, last: lastLanded(entry.value) } satisfies TakenOver,
         { expireIn: WRITER_KEPT_MS },
       );
+    }
     return await this.commit(atomic, number) === "landed";
   }
 
