@@ -122,11 +122,18 @@ export class Adopter {
       const heard = this.#heard.get(writer);
       return heard === undefined || now - heard.at > this.#silentMs;
     };
+    // A taker this one holds, or another took over, reads no journal any more.
+    const stopped = (taker: string) =>
+      this.#held.has(taker) || isTakenOver(writers.get(taker)?.value);
     for (const [writer, entry] of writers) {
       if (writer === this.#sequence.id || this.#held.has(writer)) continue;
       const value = entry.value;
       const mine = isTakenOver(value) && value.takenBy === this.#sequence.id;
-      if (!mine && !(isTakenOver(value) ? silent(value.takenBy) : silent(writer))) continue;
+      // A journal is free once its writer is silent, or its taker silent or stopped.
+      const free = isTakenOver(value)
+        ? silent(value.takenBy) || stopped(value.takenBy)
+        : silent(writer);
+      if (!mine && !free) continue;
       const left = this.#store.kv.list({ prefix: clickJournalPrefix(writer) }, { limit: 1 });
       if ((await left.next()).done) {
         // Silent with nothing left: its key goes, so that instances that come and go leave no

@@ -413,3 +413,58 @@ Deno.test("a journal two instances came to hold counts its clicks once", async (
   assertEquals(shareOf(stats, CLICK_TALLY), N);
   assert(seqB.id !== "b", "b went on under a new name");
 });
+
+Deno.test("a journal whose taker this one took is taken at the next turn, not a silence on", async () => {
+  await using store = await memoryStore();
+  const [link] = await links(store, 1);
+  const line = `${link!.id}\t0\t2026-11-02\t1\tdesktop 1\tdirect 1\tGB 1`;
+  // "b" took "z" over; both are silent, "b" with a journal of its own, so each is taken alone.
+  await store.kv.set(["click_journal", "z", 1, 0], line);
+  await store.kv.set(clickWriterKey("z"), { takenBy: "b", last: 1 });
+  await store.kv.set(["click_journal", "b", 1, 0], line);
+  await store.kv.set(clickWriterKey("b"), 1);
+  // The commit that takes "z" fails once.
+  let failZ = false;
+  const kv = new Proxy(store.kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property !== "atomic") return typeof value === "function" ? value.bind(target) : value;
+      return () => {
+        const atomic = target.atomic();
+        let takesZ = false;
+        const proxy: Deno.AtomicOperation = new Proxy(atomic, {
+          get(inner, name) {
+            if (name === "commit") {
+              return () => {
+                if (!failZ || !takesZ) return inner.commit();
+                failZ = false;
+                return Promise.reject(new Error("the store failed to answer"));
+              };
+            }
+            const member = Reflect.get(inner, name, inner);
+            if (typeof member !== "function") return member;
+            return (...args: unknown[]) => {
+              const first = args[0];
+              const key = Array.isArray(first) ? first : (first as { key?: Deno.KvKey })?.key;
+              if (key?.[0] === "click_writers" && key[1] === "z") takesZ = true;
+              const result = member.apply(inner, args);
+              return result === inner ? proxy : result;
+            };
+          },
+        });
+        return proxy;
+      };
+    },
+  });
+  const taker = { ...store, kv };
+  const adopter = new Adopter(new CommitSequence(taker, "c"), taker, silenceOf(LAG_MS));
+  const book = new FigureBook(LAG_MS, Infinity);
+  await adopter.turn(book); // hears both
+  store.advance(SILENT);
+  failZ = true;
+  await adopter.turn(book).catch(() => {}); // takes "b"; taking "z" fails
+  store.advance(1_000);
+  await adopter.turn(book);
+  const z = (await store.kv.get(clickWriterKey("z"))).value as { takenBy?: string };
+  assertEquals(z.takenBy, "c", "its taker stopped, the journal is taken at once");
+});
