@@ -36,7 +36,7 @@ export async function readInSlices(
   each: (entries: Deno.KvEntryMaybe<unknown>[], from: number) => void,
   options: ReadInSlicesOptions = {},
 ): Promise<void> {
-  const size = options.groupSize ?? 100;
+  const size = Math.max(1, options.groupSize ?? 100);
   const groups = Math.ceil(keys.length / size);
   const reading: Promise<Deno.KvEntryMaybe<unknown>[]>[] = [];
   let started = 0;
@@ -47,7 +47,7 @@ export async function readInSlices(
     read.catch(() => {});
     reading.push(read);
   };
-  while (started < Math.min(groups, options.inFlight ?? 8)) start();
+  while (started < Math.min(groups, Math.max(1, options.inFlight ?? 8))) start();
   const slices = new TimeSlices();
   for (let group = 0; group < groups; group++) {
     const entries = await reading.shift()!;

@@ -38,3 +38,13 @@ Deno.test("a failed read rejects the reading, and a later one's failure is not l
   );
   assertEquals(handed, [0], "groups after the failed one are not handed");
 });
+
+Deno.test("reading in slices takes a group of one and one at a time at least", async () => {
+  await using store = await memoryStore();
+  await store.kv.set(["n", 1], 1);
+  const values: unknown[] = [];
+  await readInSlices(store.kv, [["n", 0], ["n", 1]], (entries) => {
+    values.push(...entries.map((entry) => entry.value));
+  }, { groupSize: 0, inFlight: 0 });
+  assertEquals(values, [null, 1]);
+});
