@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../tests/_helpers/assert.ts";
-import { type Faults, faultyKv } from "../../tests/_helpers/faults.ts";
+import { type Faults, faultyKv, kvFailingCommits } from "../../tests/_helpers/faults.ts";
 import { keysUnder, memoryStore, tally, type TestStore } from "../../tests/_helpers/store.ts";
 import { MOBILE_UA, record, visit } from "../../testing/visits.ts";
 import { clickWriterKey, linkStatsKey } from "../kv/keys.ts";
@@ -353,34 +353,10 @@ Deno.test("a journal two instances came to hold counts its clicks once", async (
   await store.kv.set(clickWriterKey("a"), N);
   const opts = { lagMs: LAG_MS, maxBytes: Infinity, report: () => {} };
   // b's deletes of spent parts fail (as a store hiccup would), so the parts it folded stay.
-  const noDeletes = new Proxy(store.kv, {
-    get(target, property) {
-      if (property === "atomic") {
-        return () => {
-          const op = target.atomic();
-          let other = false;
-          const proxy: Deno.AtomicOperation = new Proxy(op, {
-            get(o, name) {
-              if (name === "commit") {
-                return () =>
-                  other ? o.commit() : Promise.reject(new Error("the store failed to answer"));
-              }
-              const member = Reflect.get(o, name, o);
-              if (typeof member !== "function") return member;
-              return (...args: unknown[]) => {
-                if (name !== "delete") other = true;
-                const result = member.apply(o, args);
-                return result === o ? proxy : result;
-              };
-            },
-          });
-          return proxy;
-        };
-      }
-      const value = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  const noDeletes = kvFailingCommits(
+    store.kv,
+    (calls) => calls.every(({ name }) => name === "delete"),
+  );
   const storeB = { ...store, kv: noDeletes };
   const seqB = new CommitSequence(storeB, "b");
   let hook = true;
@@ -425,36 +401,14 @@ Deno.test("a journal whose taker this one took is taken at the next turn, not a 
   await store.kv.set(clickWriterKey("b"), 1);
   // The commit that takes "z" fails once.
   let failZ = false;
-  const kv = new Proxy(store.kv, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (property !== "atomic") return typeof value === "function" ? value.bind(target) : value;
-      return () => {
-        const atomic = target.atomic();
-        let takesZ = false;
-        const proxy: Deno.AtomicOperation = new Proxy(atomic, {
-          get(inner, name) {
-            if (name === "commit") {
-              return () => {
-                if (!failZ || !takesZ) return inner.commit();
-                failZ = false;
-                return Promise.reject(new Error("the store failed to answer"));
-              };
-            }
-            const member = Reflect.get(inner, name, inner);
-            if (typeof member !== "function") return member;
-            return (...args: unknown[]) => {
-              const first = args[0];
-              const key = Array.isArray(first) ? first : (first as { key?: Deno.KvKey })?.key;
-              if (key?.[0] === "click_writers" && key[1] === "z") takesZ = true;
-              const result = member.apply(inner, args);
-              return result === inner ? proxy : result;
-            };
-          },
-        });
-        return proxy;
-      };
-    },
+  const kv = kvFailingCommits(store.kv, (calls) => {
+    const takesZ = calls.some(({ args }) => {
+      const key = (args[0] as { key?: Deno.KvKey })?.key ?? args[0];
+      return Array.isArray(key) && key[0] === "click_writers" && key[1] === "z";
+    });
+    if (!failZ || !takesZ) return false;
+    failZ = false;
+    return true;
   });
   const taker = { ...store, kv };
   const adopter = new Adopter(new CommitSequence(taker, "c"), taker, silenceOf(LAG_MS));

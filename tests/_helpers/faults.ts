@@ -127,3 +127,38 @@ async function watched<T>(
     under.now--;
   }
 }
+
+/** A call an atomic operation was built with: the method's name and its arguments. */
+export interface AtomicCall {
+  name: string | symbol;
+  args: unknown[];
+}
+
+/**
+ * Wraps `kv` so that a commit fails, as when the store does not answer, whenever `fails` says
+ * so of the calls its atomic operation was built with; every other commit goes through.
+ */
+export function kvFailingCommits(kv: Deno.Kv, fails: (calls: AtomicCall[]) => boolean): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property !== "atomic") return typeof value === "function" ? value.bind(target) : value;
+      return () => {
+        const calls: AtomicCall[] = [];
+        const proxy: Deno.AtomicOperation = new Proxy(target.atomic(), {
+          get(op, name) {
+            if (name === "commit") return () => fails(calls) ? fail() : op.commit();
+            const member = Reflect.get(op, name, op);
+            if (typeof member !== "function") return member;
+            return (...args: unknown[]) => {
+              calls.push({ name, args });
+              const result = member.apply(op, args);
+              return result === op ? proxy : result;
+            };
+          },
+        });
+        return proxy;
+      };
+    },
+  });
+}
