@@ -149,14 +149,12 @@ export class Adopter {
       }
       // A journal its taker holds is taken with that taker, silent too: stopped, it reads it no
       // more. Taken alone, the taker could speak again and read on beside this one.
-      const holder = isTakenOver(value) && !mine ? value.takenBy : undefined;
-      const along = holder === undefined || this.#held.has(holder)
-        ? undefined
-        : writers.get(holder);
-      const withHolder = along !== undefined && !isTakenOver(along.value) ? [along] : [];
-      if (mine || await this.#sequence.takeOver(entry, ...withHolder)) {
-        this.#held.set(writer, undefined);
-        if (withHolder.length > 0) this.#held.set(holder!, undefined);
+      const holder = isTakenOver(value) && !mine && !this.#held.has(value.takenBy)
+        ? writers.get(value.takenBy)
+        : undefined;
+      const along = holder !== undefined && !isTakenOver(holder.value) ? [holder] : [];
+      if (mine || await this.#sequence.takeOver(entry, ...along)) {
+        for (const taken of [entry, ...along]) this.#held.set(String(taken.key[1]), undefined);
       }
     }
   }
